@@ -1,0 +1,5 @@
+//! The `memlens` command: parses the command line and runs one subcommand.
+
+fn main() {
+    println!("memlens");
+}

@@ -1,0 +1,153 @@
+//! The rules of SPEC §2: normalisation (tags, titles) and validation that names the
+//! field and the bad value.
+
+use super::feel::FEEL_DIMS;
+use super::memory::{Memory, Scope};
+use std::fmt;
+
+/// Largest body accepted, in bytes.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+/// Longest id accepted, in characters.
+pub const MAX_ID_CHARS: usize = 200;
+
+/// A problem with one field: which field, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field's name as written in files (`feel_humor`, `body`, …).
+    pub field: String,
+    /// What is wrong, naming the bad value.
+    pub reason: String,
+}
+
+impl FieldError {
+    /// A new error for `field`.
+    pub fn new(field: impl Into<String>, reason: impl Into<String>) -> FieldError {
+        FieldError {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.reason)
+    }
+}
+
+/// True for a valid memory type: lowercase `[a-z0-9_-]{1,40}`.
+pub fn is_valid_type(t: &str) -> bool {
+    (1..=40).contains(&t.len())
+        && t.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}
+
+/// Why an id is invalid, if it is.
+pub fn id_problem(id: &str) -> Option<String> {
+    let chars = id.chars().count();
+    if chars == 0 {
+        Some("must not be empty".into())
+    } else if chars > MAX_ID_CHARS {
+        Some(format!(
+            "{chars} characters is over the limit of {MAX_ID_CHARS}"
+        ))
+    } else if id.chars().any(char::is_control) {
+        Some(format!("{id:?} contains a control character"))
+    } else {
+        None
+    }
+}
+
+fn check_unit(errors: &mut Vec<FieldError>, field: &str, v: f64, lo: f64, hi: f64) {
+    if !v.is_finite() || v < lo || v > hi {
+        errors.push(FieldError::new(field, format!("{v} is outside {lo}–{hi}")));
+    }
+}
+
+impl Memory {
+    /// Applies the normalisation rules: tags trimmed, empty ones and duplicates
+    /// dropped (order kept); blank titles, modules and kinds become absent/default.
+    pub fn normalise(&mut self) {
+        let mut seen = std::collections::HashSet::new();
+        self.tags = std::mem::take(&mut self.tags)
+            .into_iter()
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty() && seen.insert(t.clone()))
+            .collect();
+        if let Some(t) = &self.title {
+            let trimmed = t.trim();
+            self.title = (!trimmed.is_empty()).then(|| trimmed.to_string());
+        }
+        if self.module.as_deref().is_some_and(|m| m.trim().is_empty()) {
+            self.module = None;
+        }
+        if self.memory_type.is_empty() {
+            self.memory_type = super::memory::DEFAULT_TYPE.to_string();
+        }
+        for rel in &mut self.relationships {
+            if rel.kind.trim().is_empty() {
+                rel.kind = super::memory::DEFAULT_RELATIONSHIP_KIND.to_string();
+            }
+        }
+    }
+
+    /// Every rule this memory breaks; empty when it is valid.
+    pub fn validate(&self) -> Vec<FieldError> {
+        let mut errors = Vec::new();
+        if let Some(p) = id_problem(&self.id) {
+            errors.push(FieldError::new("id", p));
+        }
+        if self.body.trim().is_empty() {
+            errors.push(FieldError::new("body", "must not be empty"));
+        } else if self.body.len() > MAX_BODY_BYTES {
+            errors.push(FieldError::new(
+                "body",
+                format!(
+                    "{} bytes is over the limit of {MAX_BODY_BYTES}",
+                    self.body.len()
+                ),
+            ));
+        }
+        if !is_valid_type(&self.memory_type) {
+            errors.push(FieldError::new(
+                "type",
+                format!("{:?} is not lowercase [a-z0-9_-]{{1,40}}", self.memory_type),
+            ));
+        }
+        if self.scope == Scope::Module && self.module.is_none() {
+            errors.push(FieldError::new("module", "required when scope is module"));
+        }
+        check_unit(&mut errors, "weight", self.weight, 0.0, 1.0);
+        check_unit(&mut errors, "trust", self.trust, 0.0, 1.0);
+        if let Some(c) = self.confidence {
+            check_unit(&mut errors, "confidence", c, 0.0, 1.0);
+        }
+        for (dim, value) in FEEL_DIMS.iter().zip(&self.feel) {
+            if let Some(v) = value {
+                check_unit(&mut errors, dim.field, *v, dim.min, dim.max);
+            }
+        }
+        let (sum, count) = (u64::from(self.rating_sum), u64::from(self.rating_count));
+        if sum < count || sum > 5 * count {
+            errors.push(FieldError::new(
+                "rating_sum",
+                format!("{sum} cannot be the sum of {count} ratings of 1–5"),
+            ));
+        }
+        for rel in &self.relationships {
+            if let Some(p) = id_problem(&rel.target) {
+                errors.push(FieldError::new("relationships.target", p));
+            }
+            if rel.target == self.id {
+                errors.push(FieldError::new(
+                    "relationships.target",
+                    "a memory cannot link to itself",
+                ));
+            }
+            if let Some(s) = rel.strength {
+                check_unit(&mut errors, "relationships.strength", s, 0.0, 1.0);
+            }
+        }
+        errors
+    }
+}

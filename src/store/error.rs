@@ -1,0 +1,64 @@
+//! Store errors, each saying which file and what to do.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong opening or using a store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file exists but is not a memlens store.
+    #[error("{path}: not a memlens store ({detail}); pass another --db path or move the file away")]
+    NotAStore {
+        /// The file.
+        path: PathBuf,
+        /// What was found instead.
+        detail: String,
+    },
+    /// The file was written by a newer memlens.
+    #[error(
+        "{path}: written by a newer memlens (store schema {found}, this build reads up to {supported}); upgrade memlens"
+    )]
+    NewerSchema {
+        /// The file.
+        path: PathBuf,
+        /// Schema version in the file.
+        found: u32,
+        /// Newest schema this build understands.
+        supported: u32,
+    },
+    /// Another process holds the file.
+    #[error("{path}: the store is open in another memlens process; close that one and try again")]
+    Locked {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file is damaged.
+    #[error("{path}: the store is damaged ({detail}); restore it from a backup or an export")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What redb reported.
+        detail: String,
+    },
+    /// The file or its directory cannot be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A storage operation failed.
+    #[error("{path}: storage error: {detail}")]
+    Storage {
+        /// The file.
+        path: PathBuf,
+        /// What redb reported.
+        detail: String,
+    },
+    /// No memory has this id.
+    #[error("no memory with id `{0}`")]
+    UnknownId(String),
+}
+
+/// Result of a store operation.
+pub type StoreResult<T> = Result<T, StoreError>;

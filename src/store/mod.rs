@@ -1,0 +1,53 @@
+//! The redb file: opening it safely, reading snapshots, and durable write transactions
+//! that keep memories, links and search indexes in step.
+
+mod error;
+mod open;
+mod read;
+pub mod tables;
+mod write;
+
+pub use error::{StoreError, StoreResult};
+pub use read::StoreReader;
+pub use write::StoreWriter;
+
+use redb::ReadableDatabase;
+use std::path::{Path, PathBuf};
+
+/// An open memlens store (one redb file, held exclusively by this process).
+pub struct Store {
+    db: redb::Database,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens the store at `path`, creating it (and its directory) when missing.
+    pub fn open(path: &Path) -> StoreResult<Store> {
+        let db = open::open_database(path)?;
+        Ok(Store {
+            db,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The file this store lives in.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A consistent read-only snapshot of the store.
+    pub fn read(&self) -> StoreResult<StoreReader> {
+        let txn = self.db.begin_read().map_err(|e| self.storage(e))?;
+        Ok(StoreReader::new(txn, self.path.clone()))
+    }
+
+    /// Starts the one write transaction; nothing is visible until `commit`.
+    pub fn write(&self) -> StoreResult<StoreWriter> {
+        let txn = self.db.begin_write().map_err(|e| self.storage(e))?;
+        Ok(StoreWriter::new(txn, self.path.clone()))
+    }
+
+    fn storage(&self, e: impl std::fmt::Display) -> StoreError {
+        open::storage_error(&self.path, e)
+    }
+}

@@ -1,0 +1,146 @@
+//! Opening a store file: create when missing, refuse what is not ours, a newer schema,
+//! or a file another process holds.
+
+use super::error::{StoreError, StoreResult};
+use super::tables::{
+    BACKLINKS, FORMAT_MARKER, IDS, KEY_FORMAT, KEY_NEXT_DOC, KEY_SCHEMA, MEMORIES, META,
+    SCHEMA_VERSION,
+};
+use redb::{Database, DatabaseError, ReadableDatabase, TableError};
+use std::io::Read;
+use std::path::Path;
+
+const REDB_MAGIC: [u8; 9] = [b'r', b'e', b'd', b'b', 0x1A, 0x0A, 0xA9, 0x0D, 0x0A];
+
+/// Wraps a redb error as a storage error naming the file.
+pub fn storage_error(path: &Path, e: impl std::fmt::Display) -> StoreError {
+    let detail = e.to_string();
+    if detail.to_lowercase().contains("corrupt") {
+        StoreError::Corrupt {
+            path: path.to_path_buf(),
+            detail,
+        }
+    } else {
+        StoreError::Storage {
+            path: path.to_path_buf(),
+            detail,
+        }
+    }
+}
+
+fn io(path: &Path, source: std::io::Error) -> StoreError {
+    StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Checks the file's first bytes before redb touches it, so a foreign file is never
+/// modified.
+fn check_magic(path: &Path) -> StoreResult<()> {
+    let mut file = std::fs::File::open(path).map_err(|e| io(path, e))?;
+    let mut head = [0u8; 9];
+    let mut read = 0;
+    while read < head.len() {
+        match file.read(&mut head[read..]).map_err(|e| io(path, e))? {
+            0 => break,
+            n => read += n,
+        }
+    }
+    if read == 0 {
+        return Ok(()); // an empty file becomes a new store
+    }
+    if read < head.len() || head != REDB_MAGIC {
+        return Err(StoreError::NotAStore {
+            path: path.to_path_buf(),
+            detail: "it is not a redb database".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Opens or creates the database and checks or stamps its format and schema version.
+pub fn open_database(path: &Path) -> StoreResult<Database> {
+    if path.is_dir() {
+        return Err(StoreError::NotAStore {
+            path: path.to_path_buf(),
+            detail: "it is a directory".into(),
+        });
+    }
+    if path.exists() {
+        check_magic(path)?;
+    } else if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    }
+    let db = Database::create(path).map_err(|e| match e {
+        DatabaseError::DatabaseAlreadyOpen => StoreError::Locked {
+            path: path.to_path_buf(),
+        },
+        DatabaseError::Storage(redb::StorageError::Io(source)) => io(path, source),
+        other => storage_error(path, other),
+    })?;
+    check_or_stamp(&db, path)?;
+    Ok(db)
+}
+
+fn check_or_stamp(db: &Database, path: &Path) -> StoreResult<()> {
+    let err = |e: redb::Error| storage_error(path, e);
+    let read = db.begin_read().map_err(|e| err(e.into()))?;
+    match read.open_table(META) {
+        Ok(meta) => {
+            let format = meta.get(KEY_FORMAT).map_err(|e| err(e.into()))?;
+            if format.as_ref().map(|v| v.value()) != Some(FORMAT_MARKER) {
+                return Err(StoreError::NotAStore {
+                    path: path.to_path_buf(),
+                    detail: "a redb database of another program".into(),
+                });
+            }
+            let version = meta
+                .get(KEY_SCHEMA)
+                .map_err(|e| err(e.into()))?
+                .and_then(|v| <[u8; 4]>::try_from(v.value()).ok())
+                .map(u32::from_le_bytes)
+                .unwrap_or(0);
+            if version > SCHEMA_VERSION {
+                return Err(StoreError::NewerSchema {
+                    path: path.to_path_buf(),
+                    found: version,
+                    supported: SCHEMA_VERSION,
+                });
+            }
+            Ok(())
+        }
+        Err(TableError::TableDoesNotExist(_)) => {
+            let has_tables = read
+                .list_tables()
+                .map_err(|e| err(e.into()))?
+                .next()
+                .is_some();
+            if has_tables {
+                return Err(StoreError::NotAStore {
+                    path: path.to_path_buf(),
+                    detail: "a redb database of another program".into(),
+                });
+            }
+            drop(read);
+            stamp_new(db).map_err(err)
+        }
+        Err(e) => Err(err(e.into())),
+    }
+}
+
+fn stamp_new(db: &Database) -> Result<(), redb::Error> {
+    let txn = db.begin_write()?;
+    {
+        let mut meta = txn.open_table(META)?;
+        meta.insert(KEY_FORMAT, FORMAT_MARKER)?;
+        meta.insert(KEY_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())?;
+        meta.insert(KEY_NEXT_DOC, 0u32.to_le_bytes().as_slice())?;
+        txn.open_table(MEMORIES)?;
+        txn.open_table(IDS)?;
+        txn.open_multimap_table(BACKLINKS)?;
+        crate::index::create_tables(&txn)?;
+    }
+    txn.commit()?;
+    Ok(())
+}

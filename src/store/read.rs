@@ -1,0 +1,137 @@
+//! Read-only snapshots of a store.
+
+use super::error::{StoreError, StoreResult};
+use super::open::storage_error;
+use super::tables::{BACKLINKS, IDS, MEMORIES, decode};
+use crate::model::Memory;
+use redb::{ReadTransaction, ReadableTable, ReadableTableMetadata};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+/// A consistent view of the store at one moment; writers do not disturb it.
+pub struct StoreReader {
+    txn: ReadTransaction,
+    path: PathBuf,
+}
+
+impl StoreReader {
+    pub(super) fn new(txn: ReadTransaction, path: PathBuf) -> StoreReader {
+        StoreReader { txn, path }
+    }
+
+    fn err(&self, e: impl std::fmt::Display) -> StoreError {
+        storage_error(&self.path, e)
+    }
+
+    /// The underlying redb transaction, for the search indexes.
+    pub fn txn(&self) -> &ReadTransaction {
+        &self.txn
+    }
+
+    /// Number of memories stored (soft-deleted ones included).
+    pub fn len(&self) -> StoreResult<u64> {
+        let table = self.txn.open_table(MEMORIES).map_err(|e| self.err(e))?;
+        table.len().map_err(|e| self.err(e))
+    }
+
+    /// True when the store holds no memory.
+    pub fn is_empty(&self) -> StoreResult<bool> {
+        Ok(self.len()? == 0)
+    }
+
+    /// The document number of a memory id.
+    pub fn doc_of(&self, id: &str) -> StoreResult<Option<u32>> {
+        let ids = self.txn.open_table(IDS).map_err(|e| self.err(e))?;
+        Ok(ids.get(id).map_err(|e| self.err(e))?.map(|v| v.value()))
+    }
+
+    /// The memory stored under a document number.
+    pub fn get_doc(&self, doc: u32) -> StoreResult<Option<Memory>> {
+        let table = self.txn.open_table(MEMORIES).map_err(|e| self.err(e))?;
+        let Some(bytes) = table.get(doc).map_err(|e| self.err(e))? else {
+            return Ok(None);
+        };
+        decode(bytes.value())
+            .map(Some)
+            .ok_or_else(|| self.corrupt(doc))
+    }
+
+    fn corrupt(&self, doc: u32) -> StoreError {
+        StoreError::Corrupt {
+            path: self.path.clone(),
+            detail: format!("record {doc} cannot be decoded"),
+        }
+    }
+
+    /// The memory with this id.
+    pub fn get(&self, id: &str) -> StoreResult<Option<Memory>> {
+        match self.doc_of(id)? {
+            Some(doc) => self.get_doc(doc),
+            None => Ok(None),
+        }
+    }
+
+    /// Calls `f` with every memory and its document number, in document order.
+    pub fn for_each(&self, mut f: impl FnMut(u32, Memory)) -> StoreResult<()> {
+        let table = self.txn.open_table(MEMORIES).map_err(|e| self.err(e))?;
+        for entry in table.iter().map_err(|e| self.err(e))? {
+            let (doc, bytes) = entry.map_err(|e| self.err(e))?;
+            let memory = decode(bytes.value()).ok_or_else(|| self.corrupt(doc.value()))?;
+            f(doc.value(), memory);
+        }
+        Ok(())
+    }
+
+    /// Every memory, in document order.
+    pub fn memories(&self) -> StoreResult<Vec<Memory>> {
+        let mut out = Vec::new();
+        self.for_each(|_, m| out.push(m))?;
+        Ok(out)
+    }
+
+    /// Ids of the memories that `memory` names in its relationships.
+    fn backlinks(&self, id: &str) -> StoreResult<Vec<String>> {
+        let table = self
+            .txn
+            .open_multimap_table(BACKLINKS)
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for v in table.get(id).map_err(|e| self.err(e))? {
+            out.push(v.map_err(|e| self.err(e))?.value().to_string());
+        }
+        Ok(out)
+    }
+
+    /// Ids of the distinct memories in the store linked to `memory` in either direction
+    /// (soft-deleted ones included, missing targets and itself left out), sorted.
+    pub fn linked_ids(&self, memory: &Memory) -> StoreResult<Vec<String>> {
+        let ids = self.txn.open_table(IDS).map_err(|e| self.err(e))?;
+        let mut linked = BTreeSet::new();
+        for rel in &memory.relationships {
+            if rel.target != memory.id
+                && ids
+                    .get(rel.target.as_str())
+                    .map_err(|e| self.err(e))?
+                    .is_some()
+            {
+                linked.insert(rel.target.clone());
+            }
+        }
+        for source in self.backlinks(&memory.id)? {
+            if source != memory.id {
+                linked.insert(source);
+            }
+        }
+        Ok(linked.into_iter().collect())
+    }
+
+    /// Ids of the memories that link to `id` (the reverse edges of relationships).
+    pub fn linked_from(&self, id: &str) -> StoreResult<Vec<String>> {
+        self.backlinks(id)
+    }
+
+    /// `relationship_count`: distinct memories in the store linked to this one.
+    pub fn relationship_count(&self, memory: &Memory) -> StoreResult<u32> {
+        Ok(u32::try_from(self.linked_ids(memory)?.len()).unwrap_or(u32::MAX))
+    }
+}

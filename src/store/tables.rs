@@ -1,0 +1,40 @@
+//! The redb tables of a memlens store and how a memory is encoded in them.
+//!
+//! Memories live under a dense `u32` document number so that search indexes (postings,
+//! numeric columns) can refer to them compactly; `IDS` maps the user's id to it.
+
+use crate::model::{Memory, Timestamp};
+use redb::{MultimapTableDefinition, TableDefinition};
+
+/// Key/value metadata: the format marker, schema version, next document number.
+pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
+/// Document number → encoded memory.
+pub const MEMORIES: TableDefinition<u32, &[u8]> = TableDefinition::new("memories");
+/// Memory id → document number.
+pub const IDS: TableDefinition<&str, u32> = TableDefinition::new("ids");
+/// Target id → id of each memory whose `relationships` names it (the reverse edges).
+pub const BACKLINKS: MultimapTableDefinition<&str, &str> =
+    MultimapTableDefinition::new("backlinks");
+
+/// Marker stored under `format` in `META`.
+pub const FORMAT_MARKER: &[u8] = b"memlens";
+/// Schema version this build writes and reads.
+pub const SCHEMA_VERSION: u32 = 1;
+/// `META` key of the format marker.
+pub const KEY_FORMAT: &str = "format";
+/// `META` key of the schema version.
+pub const KEY_SCHEMA: &str = "schema_version";
+/// `META` key of the next free document number.
+pub const KEY_NEXT_DOC: &str = "next_doc";
+
+/// Encodes a memory for the `MEMORIES` table (canonical JSON).
+pub fn encode(memory: &Memory) -> Vec<u8> {
+    memory.to_json_line().into_bytes()
+}
+
+/// Decodes a memory written by [`encode`]; `None` when the bytes are damaged.
+pub fn decode(bytes: &[u8]) -> Option<Memory> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let obj = value.as_object()?;
+    Memory::from_json(obj, Timestamp(0)).ok().map(|(m, _)| m)
+}
