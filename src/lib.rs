@@ -1,6 +1,12 @@
 //! memlens: browse and curate the memories AI coding agents keep, over one redb file.
 
+pub mod cli;
+pub mod commands;
+pub mod curate;
+pub mod exchange;
 pub mod index;
 pub mod model;
+pub mod paths;
 pub mod search;
 pub mod store;
+pub mod tui;

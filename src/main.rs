@@ -1,5 +1,125 @@
 //! The `memlens` command: parses the command line and runs one subcommand.
 
-fn main() {
-    println!("memlens");
+use clap::Parser;
+use memlens::cli::{Cli, Command};
+use memlens::commands::{self, CommandError, browse, open_existing};
+use memlens::model::Timestamp;
+use memlens::paths;
+use memlens::tui::TuiOptions;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Why the run failed: the `error:` message, lines after it, and the exit code.
+struct Failure {
+    message: String,
+    details: Vec<String>,
+    code: u8,
+}
+
+impl From<CommandError> for Failure {
+    fn from(e: CommandError) -> Failure {
+        Failure {
+            message: e.to_string(),
+            details: e.details(),
+            // The reader of our output went away (`| head`): nothing failed.
+            code: if e.is_broken_pipe() { 0 } else { e.exit_code() },
+        }
+    }
+}
+
+impl From<paths::NoDataDir> for Failure {
+    fn from(e: paths::NoDataDir) -> Failure {
+        CommandError::from(e).into()
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) if f.code == 0 => ExitCode::SUCCESS,
+        Err(f) => {
+            let mut err = std::io::stderr().lock();
+            let _ = writeln!(err, "error: {}", f.message);
+            for line in f.details {
+                let _ = writeln!(err, "{line}");
+            }
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr();
+    let db = cli.db;
+    let result = match cli.command {
+        None => browse(&paths::store_path(db)?, cli.no_mouse, &mut out),
+        Some(Command::Demo) => {
+            let path = commands::demo::run(&paths::demo_path(db)?, Timestamp::now())?;
+            browse(&path, cli.no_mouse, &mut out)
+        }
+        Some(Command::Import(args)) => {
+            commands::import::run(&paths::store_path(db)?, &args, &mut out, &mut err)
+                .map_err(Failure::from)
+        }
+        Some(Command::Export(args)) => {
+            commands::export::run(&paths::store_path(db)?, &args, &mut out, &mut err)
+                .map_err(Failure::from)
+        }
+        Some(Command::Get(args)) => {
+            commands::get::run(&paths::store_path(db)?, &args, &mut out).map_err(Failure::from)
+        }
+        Some(Command::Stats(args)) => {
+            commands::stats::run(&paths::store_path(db)?, &args, &mut out).map_err(Failure::from)
+        }
+        Some(Command::Search(args)) => {
+            let store = open_existing(&paths::store_path(db)?)?;
+            memlens::search::command::run(&store, &args, &mut out).map_err(search_failure)
+        }
+        Some(Command::Curate(cmd)) => {
+            let store = open_existing(&paths::store_path(db)?)?;
+            memlens::curate::run(&store, &cmd, &mut out).map_err(|e| Failure {
+                message: e.to_string(),
+                details: Vec::new(),
+                code: if e.is_usage() { 2 } else { 1 },
+            })
+        }
+    };
+    let flushed = out.flush().map_err(|e| CommandError::io("stdout", e));
+    result?;
+    match flushed {
+        Err(e) if !e.is_broken_pipe() => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// Opens the browser on a store, or prints its summary when there is no terminal.
+fn browse(path: &Path, no_mouse: bool, out: &mut dyn Write) -> Result<(), Failure> {
+    if !browse::has_terminal() {
+        return browse::summary(path, out).map_err(Failure::from);
+    }
+    let store = open_existing(path)?;
+    let options = TuiOptions {
+        no_mouse,
+        config_path: None,
+    };
+    memlens::tui::run(store, options).map_err(|e| Failure {
+        message: format!("{e:#}"),
+        details: Vec::new(),
+        code: 1,
+    })
+}
+
+/// A failed search: a bad flag combination or filter is a usage error (exit 2).
+fn search_failure(e: anyhow::Error) -> Failure {
+    use memlens::search::command::SearchCommandError;
+    let usage = e.downcast_ref::<SearchCommandError>().is_some()
+        || e.downcast_ref::<memlens::search::FilterError>().is_some();
+    Failure {
+        message: format!("{e:#}"),
+        details: Vec::new(),
+        code: if usage { 2 } else { 1 },
+    }
 }

@@ -1,12 +1,15 @@
 //! The redb file: opening it safely, reading snapshots, and durable write transactions
 //! that keep memories, links and search indexes in step.
 
+mod bulk;
+mod encode;
 mod error;
 mod open;
 mod read;
 pub mod tables;
 mod write;
 
+pub use bulk::{BulkWriter, PutOutcome};
 pub use error::{StoreError, StoreResult};
 pub use read::StoreReader;
 pub use write::StoreWriter;

@@ -69,6 +69,9 @@ pub fn open_database(path: &Path) -> StoreResult<Database> {
     }
     if path.exists() {
         check_magic(path)?;
+        if std::fs::metadata(path).map_err(|e| io(path, e))?.len() > 0 {
+            precheck_read_only(path)?;
+        }
     } else if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     }
@@ -83,7 +86,25 @@ pub fn open_database(path: &Path) -> StoreResult<Database> {
     Ok(db)
 }
 
-fn check_or_stamp(db: &Database, path: &Path) -> StoreResult<()> {
+/// Checks an existing file read-only before opening it for writing, so that a redb
+/// file of another program (or of a newer memlens) is refused without a byte of it
+/// changing. A file that needs crash recovery cannot be opened read-only; it is
+/// checked after the writable open has repaired it.
+fn precheck_read_only(path: &Path) -> StoreResult<()> {
+    match redb::ReadOnlyDatabase::open(path) {
+        Ok(db) => check_format(&db, path).map(|_| ()),
+        Err(DatabaseError::DatabaseAlreadyOpen) => Err(StoreError::Locked {
+            path: path.to_path_buf(),
+        }),
+        Err(DatabaseError::RepairAborted) => Ok(()),
+        Err(DatabaseError::Storage(redb::StorageError::Io(source))) => Err(io(path, source)),
+        Err(other) => Err(storage_error(path, other)),
+    }
+}
+
+/// Checks the format marker and schema version; `Ok(true)` for an empty database that
+/// still needs stamping.
+fn check_format(db: &impl ReadableDatabase, path: &Path) -> StoreResult<bool> {
     let err = |e: redb::Error| storage_error(path, e);
     let read = db.begin_read().map_err(|e| err(e.into()))?;
     match read.open_table(META) {
@@ -108,7 +129,7 @@ fn check_or_stamp(db: &Database, path: &Path) -> StoreResult<()> {
                     supported: SCHEMA_VERSION,
                 });
             }
-            Ok(())
+            Ok(false)
         }
         Err(TableError::TableDoesNotExist(_)) => {
             let has_tables = read
@@ -122,11 +143,17 @@ fn check_or_stamp(db: &Database, path: &Path) -> StoreResult<()> {
                     detail: "a redb database of another program".into(),
                 });
             }
-            drop(read);
-            stamp_new(db).map_err(err)
+            Ok(true)
         }
         Err(e) => Err(err(e.into())),
     }
+}
+
+fn check_or_stamp(db: &Database, path: &Path) -> StoreResult<()> {
+    if check_format(db, path)? {
+        stamp_new(db).map_err(|e| storage_error(path, e))?;
+    }
+    Ok(())
 }
 
 fn stamp_new(db: &Database) -> Result<(), redb::Error> {

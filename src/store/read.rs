@@ -2,7 +2,7 @@
 
 use super::error::{StoreError, StoreResult};
 use super::open::storage_error;
-use super::tables::{BACKLINKS, IDS, MEMORIES, decode};
+use super::tables::{BACKLINKS, IDS, MEMORIES, META, decode};
 use crate::model::Memory;
 use redb::{ReadTransaction, ReadableTable, ReadableTableMetadata};
 use std::collections::BTreeSet;
@@ -26,6 +26,11 @@ impl StoreReader {
     /// The underlying redb transaction, for the search indexes.
     pub fn txn(&self) -> &ReadTransaction {
         &self.txn
+    }
+
+    /// The store file this snapshot reads.
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
     }
 
     /// Number of memories stored (soft-deleted ones included).
@@ -80,6 +85,35 @@ impl StoreReader {
             f(doc.value(), memory);
         }
         Ok(())
+    }
+
+    /// Calls `f` with every memory in id order (byte order of the ids), as exports
+    /// write them; stops early when `f` returns an error.
+    pub fn try_for_each_by_id<E: From<StoreError>>(
+        &self,
+        mut f: impl FnMut(Memory) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let ids = self.txn.open_table(IDS).map_err(|e| self.err(e))?;
+        let table = self.txn.open_table(MEMORIES).map_err(|e| self.err(e))?;
+        for entry in ids.iter().map_err(|e| self.err(e))? {
+            let (_, doc) = entry.map_err(|e| self.err(e))?;
+            let doc = doc.value();
+            let Some(bytes) = table.get(doc).map_err(|e| self.err(e))? else {
+                return Err(self.corrupt(doc).into());
+            };
+            let memory = decode(bytes.value()).ok_or_else(|| self.corrupt(doc))?;
+            f(memory)?;
+        }
+        Ok(())
+    }
+
+    /// The metadata value stored under `key` (see `StoreWriter::set_meta`).
+    pub fn meta(&self, key: &str) -> StoreResult<Option<Vec<u8>>> {
+        let meta = self.txn.open_table(META).map_err(|e| self.err(e))?;
+        Ok(meta
+            .get(key)
+            .map_err(|e| self.err(e))?
+            .map(|v| v.value().to_vec()))
     }
 
     /// Every memory, in document order.

@@ -26,10 +26,19 @@ pub const KEY_FORMAT: &str = "format";
 pub const KEY_SCHEMA: &str = "schema_version";
 /// `META` key of the next free document number.
 pub const KEY_NEXT_DOC: &str = "next_doc";
+/// `META` keys that belong to the store format and cannot be set from outside.
+pub const RESERVED_META_KEYS: [&str; 3] = [KEY_FORMAT, KEY_SCHEMA, KEY_NEXT_DOC];
 
 /// Encodes a memory for the `MEMORIES` table (canonical JSON).
 pub fn encode(memory: &Memory) -> Vec<u8> {
-    memory.to_json_line().into_bytes()
+    let mut out = Vec::new();
+    encode_into(memory, &mut out);
+    out
+}
+
+/// Appends the encoding of [`encode`] to `out` (reusing its allocation).
+pub fn encode_into(memory: &Memory, out: &mut Vec<u8>) {
+    super::encode::write_json_line(memory, out);
 }
 
 /// Decodes a memory written by [`encode`]; `None` when the bytes are damaged.

@@ -1,9 +1,10 @@
 //! The single durable write transaction: memories, their links and the search indexes
 //! change together or not at all.
 
+use super::bulk::BulkWriter;
 use super::error::{StoreError, StoreResult};
 use super::open::storage_error;
-use super::tables::{BACKLINKS, IDS, KEY_NEXT_DOC, MEMORIES, META, decode, encode};
+use super::tables::{IDS, KEY_NEXT_DOC, MEMORIES, META, RESERVED_META_KEYS, decode};
 use crate::model::Memory;
 use redb::{ReadableTable, WriteTransaction};
 use std::path::PathBuf;
@@ -60,88 +61,55 @@ impl StoreWriter {
         }
     }
 
-    fn allocate_doc(&mut self) -> StoreResult<u32> {
-        let next = match self.next_doc {
-            Some(n) => n,
-            None => {
-                let meta = self.txn.open_table(META).map_err(|e| self.err(e))?;
-                let stored = meta.get(KEY_NEXT_DOC).map_err(|e| self.err(e))?;
-                stored
-                    .and_then(|v| <[u8; 4]>::try_from(v.value()).ok())
-                    .map(u32::from_le_bytes)
-                    .unwrap_or(0)
-            }
-        };
-        let after = next
-            .checked_add(1)
-            .ok_or_else(|| self.err("document numbers exhausted"))?;
-        self.next_doc = Some(after);
-        Ok(next)
-    }
-
-    fn set_backlinks(&self, memory: &Memory, present: bool) -> StoreResult<()> {
-        let mut table = self
-            .txn
-            .open_multimap_table(BACKLINKS)
-            .map_err(|e| self.err(e))?;
-        for rel in &memory.relationships {
-            if present {
-                table
-                    .insert(rel.target.as_str(), memory.id.as_str())
-                    .map_err(|e| self.err(e))?;
-            } else {
-                table
-                    .remove(rel.target.as_str(), memory.id.as_str())
-                    .map_err(|e| self.err(e))?;
-            }
+    /// Loads the next free document number from `META` once per transaction.
+    fn load_next_doc(&mut self) -> StoreResult<()> {
+        if self.next_doc.is_none() {
+            let meta = self.txn.open_table(META).map_err(|e| self.err(e))?;
+            let stored = meta.get(KEY_NEXT_DOC).map_err(|e| self.err(e))?;
+            let next = stored
+                .and_then(|v| <[u8; 4]>::try_from(v.value()).ok())
+                .map(u32::from_le_bytes)
+                .unwrap_or(0);
+            self.next_doc = Some(next);
         }
         Ok(())
     }
 
+    /// The memory tables held open for many puts (the import path). Drop the
+    /// returned writer before calling `commit`.
+    pub fn bulk(&mut self) -> StoreResult<BulkWriter<'_>> {
+        self.load_next_doc()?;
+        BulkWriter::new(&self.txn, &self.path, &mut self.next_doc)
+    }
+
     /// Inserts the memory, or replaces the one with the same id; returns the old record.
     pub fn put(&mut self, memory: &Memory) -> StoreResult<Option<Memory>> {
-        let (doc, old) = match self.doc_of(&memory.id)? {
-            Some(doc) => (doc, self.get_doc(doc)?),
-            None => {
-                let doc = self.allocate_doc()?;
-                let mut ids = self.txn.open_table(IDS).map_err(|e| self.err(e))?;
-                ids.insert(memory.id.as_str(), doc)
-                    .map_err(|e| self.err(e))?;
-                (doc, None)
-            }
-        };
-        if let Some(old) = &old {
-            self.set_backlinks(old, false)?;
-        }
-        self.set_backlinks(memory, true)?;
-        {
-            let mut table = self.txn.open_table(MEMORIES).map_err(|e| self.err(e))?;
-            table
-                .insert(doc, encode(memory).as_slice())
-                .map_err(|e| self.err(e))?;
-        }
-        crate::index::on_change(&self.txn, doc, old.as_ref(), Some(memory))
-            .map_err(|e| self.err(e))?;
-        Ok(old)
+        Ok(self.bulk()?.put(memory)?.old)
     }
 
     /// Removes a memory for good (links from other memories to it stay, shown as missing).
     pub fn purge(&mut self, id: &str) -> StoreResult<Memory> {
-        let doc = self
-            .doc_of(id)?
-            .ok_or_else(|| StoreError::UnknownId(id.to_string()))?;
-        let old = self
-            .get_doc(doc)?
-            .ok_or_else(|| StoreError::UnknownId(id.to_string()))?;
-        self.set_backlinks(&old, false)?;
-        {
-            let mut ids = self.txn.open_table(IDS).map_err(|e| self.err(e))?;
-            ids.remove(id).map_err(|e| self.err(e))?;
-            let mut table = self.txn.open_table(MEMORIES).map_err(|e| self.err(e))?;
-            table.remove(doc).map_err(|e| self.err(e))?;
+        self.bulk()?.purge(id)
+    }
+
+    /// Stores a value under `key` in the store's metadata table (for markers such as
+    /// "this is a demo store"); the memlens format keys are refused.
+    pub fn set_meta(&self, key: &str, value: &[u8]) -> StoreResult<()> {
+        if RESERVED_META_KEYS.contains(&key) {
+            return Err(self.err(format!("metadata key `{key}` is reserved")));
         }
-        crate::index::on_change(&self.txn, doc, Some(&old), None).map_err(|e| self.err(e))?;
-        Ok(old)
+        let mut meta = self.txn.open_table(META).map_err(|e| self.err(e))?;
+        meta.insert(key, value).map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// The metadata value stored under `key`, as this transaction sees it.
+    pub fn meta(&self, key: &str) -> StoreResult<Option<Vec<u8>>> {
+        let meta = self.txn.open_table(META).map_err(|e| self.err(e))?;
+        Ok(meta
+            .get(key)
+            .map_err(|e| self.err(e))?
+            .map(|v| v.value().to_vec()))
     }
 
     /// Makes every change durable at once.

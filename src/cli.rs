@@ -1,0 +1,175 @@
+//! The command line of SPEC §4 as clap types. Parsing only: each subcommand is run by
+//! its own function (`commands`, `search::command`, `curate::command`).
+
+use crate::curate::CurateCommand;
+use crate::exchange::{Format, OnConflict};
+use crate::search::command::SearchArgs;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// memlens: browse and curate the memories AI coding agents keep.
+#[derive(Debug, Parser)]
+#[command(name = "memlens", version, about, propagate_version = true)]
+pub struct Cli {
+    /// The store file (default: $MEMLENS_DB, else memlens/memlens.redb in the XDG data dir)
+    #[arg(long, global = true, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+
+    /// Browser: leave the mouse alone, whatever the config file says
+    #[arg(long, global = true)]
+    pub no_mouse: bool,
+
+    /// What to do; without one, the memory browser opens.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Browse a fresh store built from the demo collection (`--db` only replaces a
+    /// missing file or an earlier demo store)
+    Demo,
+    /// Import memories, all or nothing
+    Import(ImportArgs),
+    /// Export memories
+    Export(ExportArgs),
+    /// Search or browse memories
+    Search(SearchArgs),
+    /// Show one memory
+    Get(GetArgs),
+    /// Count the memories by type, scope and status
+    Stats(StatsArgs),
+    /// Curation: set, rate, approve, reject, delete, restore, purge, link, unlink
+    #[command(flatten)]
+    Curate(CurateCommand),
+}
+
+/// `memlens import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Input format; `auto` looks at each path
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// What to do with ids already in the store
+    #[arg(long, value_enum, default_value_t = OnConflictArg::Fail)]
+    pub on_conflict: OnConflictArg,
+    /// Check everything and report; write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Files or directories to import (a directory is a hivelore tree)
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// `memlens export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Output format
+    #[arg(long, value_enum, default_value_t = ExportFormatArg::Jsonl)]
+    pub format: ExportFormatArg,
+    /// Also export soft-deleted memories
+    #[arg(long)]
+    pub include_deleted: bool,
+    /// Output file (jsonl; default stdout) or directory (hivelore; required)
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+}
+
+/// `memlens get`.
+#[derive(Debug, Args)]
+pub struct GetArgs {
+    /// The memory's id
+    pub id: String,
+    /// Print JSON: the stored fields and the derived ones
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `memlens stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--format` of `import`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Decide per path: a directory or `.md` is hivelore, `.gz` OpenMemory, else by the first line
+    Auto,
+    /// memlens's canonical JSONL
+    Jsonl,
+    /// A hivelore `.ai/memories` tree or `.md` file
+    Hivelore,
+    /// The MCP memory server's memory.jsonl
+    McpMemory,
+    /// OpenMemory's memories.jsonl(.gz)
+    Openmemory,
+}
+
+impl FormatArg {
+    /// The format chosen, `None` for auto-detection.
+    pub fn format(self) -> Option<Format> {
+        match self {
+            FormatArg::Auto => None,
+            FormatArg::Jsonl => Some(Format::Jsonl),
+            FormatArg::Hivelore => Some(Format::Hivelore),
+            FormatArg::McpMemory => Some(Format::McpMemory),
+            FormatArg::Openmemory => Some(Format::Openmemory),
+        }
+    }
+}
+
+/// `--on-conflict` of `import`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnConflictArg {
+    /// Stop; nothing is imported
+    Fail,
+    /// Keep the stored memory
+    Skip,
+    /// Replace the stored memory
+    Overwrite,
+}
+
+impl From<OnConflictArg> for OnConflict {
+    fn from(arg: OnConflictArg) -> OnConflict {
+        match arg {
+            OnConflictArg::Fail => OnConflict::Fail,
+            OnConflictArg::Skip => OnConflict::Skip,
+            OnConflictArg::Overwrite => OnConflict::Overwrite,
+        }
+    }
+}
+
+/// `--format` of `export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormatArg {
+    /// Canonical JSONL, sorted by id
+    Jsonl,
+    /// A directory of hivelore `.md` files
+    Hivelore,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed_and_db_is_global() {
+        Cli::command().debug_assert();
+        let cli = Cli::try_parse_from(["memlens", "stats", "--db", "x.redb", "--json"]).unwrap();
+        assert_eq!(cli.db, Some(PathBuf::from("x.redb")));
+        let cli =
+            Cli::try_parse_from(["memlens", "import", "--format", "mcp-memory", "a", "b"]).unwrap();
+        let Some(Command::Import(args)) = cli.command else {
+            panic!("not import")
+        };
+        assert_eq!(args.format.format(), Some(Format::McpMemory));
+        assert_eq!(args.paths.len(), 2);
+        let err = Cli::try_parse_from(["memlens", "import"]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+    }
+}

@@ -1,0 +1,119 @@
+//! `memlens export`: canonical JSONL to a file or stdout, or a hivelore tree to a
+//! directory. A JSONL file is written beside its final name and renamed into place, so
+//! a failed export never leaves half a file where a good one was.
+
+use super::{CommandError, CommandResult, memories, open_existing};
+use crate::cli::{ExportArgs, ExportFormatArg};
+use crate::exchange::{ExportSummary, export_hivelore, export_jsonl};
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+/// Runs `memlens export`; data goes to `-o` or `out`, the summary (only when writing to
+/// a path) to `out`, advice to `err`.
+pub fn run(
+    store_path: &Path,
+    args: &ExportArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> CommandResult<()> {
+    if args.format == ExportFormatArg::Hivelore && args.output.is_none() {
+        return Err(CommandError::Usage(
+            "--format hivelore needs -o DIR (the directory to write the .md files to)".into(),
+        ));
+    }
+    let store = open_existing(store_path)?;
+    let reader = store.read()?;
+    let summary = match (&args.format, &args.output) {
+        (ExportFormatArg::Jsonl, None) => {
+            let mut buffered = BufWriter::with_capacity(1 << 16, out);
+            export_jsonl(
+                &reader,
+                &mut buffered,
+                args.include_deleted,
+                Path::new("stdout"),
+            )?;
+            return Ok(());
+        }
+        (ExportFormatArg::Jsonl, Some(path)) => jsonl_to_file(&reader, path, args.include_deleted)?,
+        (ExportFormatArg::Hivelore, Some(dir)) => {
+            export_hivelore(&reader, dir, args.include_deleted)?
+        }
+        (ExportFormatArg::Hivelore, None) => return Ok(()),
+    };
+    let target = args.output.as_deref().unwrap_or(Path::new("-"));
+    report(&summary, target, out).map_err(|e| CommandError::io("stdout", e))?;
+    advise(&summary, err);
+    Ok(())
+}
+
+fn jsonl_to_file(
+    reader: &crate::store::StoreReader,
+    path: &Path,
+    include_deleted: bool,
+) -> CommandResult<ExportSummary> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(".{name}.{}.partial", std::process::id()));
+    let written = (|| {
+        let file = std::fs::File::create(&temp).map_err(|e| CommandError::io(&temp, e))?;
+        let mut writer = BufWriter::with_capacity(1 << 16, file);
+        let summary = export_jsonl(reader, &mut writer, include_deleted, path)?;
+        let file = writer
+            .into_inner()
+            .map_err(|e| CommandError::io(path, e.into_error()))?;
+        file.sync_all().map_err(|e| CommandError::io(path, e))?;
+        std::fs::rename(&temp, path).map_err(|e| CommandError::io(path, e))?;
+        Ok::<ExportSummary, CommandError>(summary)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
+}
+
+fn report(summary: &ExportSummary, target: &Path, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut line = format!(
+        "exported {} to {}",
+        memories(summary.written),
+        target.display()
+    );
+    if summary.deleted_left_out > 0 {
+        line.push_str(&format!(
+            " ({} soft-deleted left out; --include-deleted exports them)",
+            summary.deleted_left_out
+        ));
+    }
+    writeln!(out, "{line}")
+}
+
+fn advise(summary: &ExportSummary, err: &mut dyn Write) {
+    let list = |ids: &[String]| {
+        let mut shown: Vec<&str> = ids.iter().take(5).map(String::as_str).collect();
+        if ids.len() > 5 {
+            shown.push("…");
+        }
+        shown.join(", ")
+    };
+    if !summary.unknown_types.is_empty() {
+        let _ = writeln!(
+            err,
+            "warning: {} have a type hivelore does not know and will not load: {}",
+            memories(summary.unknown_types.len()),
+            list(&summary.unknown_types)
+        );
+    }
+    if !summary.renamed.is_empty() {
+        let _ = writeln!(
+            err,
+            "warning: {} would have shared a file name and were written as <name>-2.md etc.: {}",
+            memories(summary.renamed.len()),
+            list(&summary.renamed)
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! `memlens get ID`: one memory, as a readable page or as JSON with the derived values
+//! (`rating_bayesian`, `rating_avg` once rated 5 times, `relationship_count`, the
+//! composites when scored, `confidence_tier`) after the stored fields.
+
+use super::{CommandError, CommandResult, open_existing, terminal_safe};
+use crate::cli::GetArgs;
+use crate::model::{Composite, FEEL_DIMS, Memory, Timestamp};
+use crate::store::{StoreError, StoreReader};
+use serde_json::{Map, Value};
+use std::io::Write;
+use std::path::Path;
+
+/// Runs `memlens get`.
+pub fn run(store_path: &Path, args: &GetArgs, out: &mut dyn Write) -> CommandResult<()> {
+    let store = open_existing(store_path)?;
+    let reader = store.read()?;
+    let memory = reader
+        .get(&args.id)?
+        .ok_or_else(|| StoreError::UnknownId(args.id.clone()))?;
+    let text = if args.json {
+        let mut line = Value::Object(with_derived(&reader, &memory, Timestamp::now())?).to_string();
+        line.push('\n');
+        line
+    } else {
+        page(&reader, &memory, Timestamp::now())?
+    };
+    out.write_all(text.as_bytes())
+        .map_err(|e| CommandError::io("stdout", e))
+}
+
+/// The stored fields of a memory followed by its derived values, as of `now`.
+pub fn with_derived(
+    reader: &StoreReader,
+    memory: &Memory,
+    now: Timestamp,
+) -> Result<Map<String, Value>, StoreError> {
+    let mut m = memory.to_json();
+    m.insert("rating_bayesian".into(), memory.rating_bayesian().into());
+    if let Some(avg) = memory.rating_avg() {
+        m.insert("rating_avg".into(), avg.into());
+    }
+    m.insert(
+        "relationship_count".into(),
+        reader.relationship_count(memory)?.into(),
+    );
+    for c in Composite::ALL {
+        if let Some(v) = memory.composite(c) {
+            m.insert(c.field().into(), v.into());
+        }
+    }
+    m.insert(
+        "confidence_tier".into(),
+        memory.confidence_tier(now).as_str().into(),
+    );
+    Ok(m)
+}
+
+/// A readable page about a memory: fields, scores, links, then the body.
+pub fn page(reader: &StoreReader, m: &Memory, now: Timestamp) -> Result<String, StoreError> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut row = |label: &str, value: String| lines.push(format!("{label:<14}{value}"));
+    row("id", m.id.clone());
+    if let Some(t) = &m.title {
+        row("title", t.clone());
+    }
+    let module = m
+        .module
+        .as_deref()
+        .map(|x| format!(" ({x})"))
+        .unwrap_or_default();
+    row(
+        "type",
+        format!(
+            "{}   scope: {}{module}   status: {}",
+            m.memory_type, m.scope, m.status
+        ),
+    );
+    if !m.tags.is_empty() {
+        row("tags", m.tags.join(", "));
+    }
+    row("created", m.created_at.to_string());
+    if m.updated_at != m.created_at {
+        row("updated", m.updated_at.to_string());
+    }
+    if let Some(t) = m.deleted_at {
+        let why = m
+            .deleted_reason
+            .as_deref()
+            .map(|r| format!(" ({r})"))
+            .unwrap_or_default();
+        row("deleted", format!("{t}{why}"));
+    }
+    let last = m
+        .last_read_at
+        .map(|t| format!(", last {t}"))
+        .unwrap_or_default();
+    row("reads", format!("{}{last}", m.read_count));
+    let avg = m
+        .rating_avg()
+        .map(|a| format!(", average {a:.2}"))
+        .unwrap_or_default();
+    row(
+        "rating",
+        format!(
+            "{:.2} ({} ratings{avg})",
+            m.rating_bayesian(),
+            m.rating_count
+        ),
+    );
+    let confidence = m
+        .confidence
+        .map(|c| format!("   confidence: {c}"))
+        .unwrap_or_default();
+    row(
+        "weight",
+        format!(
+            "{}   trust: {}{confidence}   tier: {}",
+            m.weight,
+            m.trust,
+            m.confidence_tier(now)
+        ),
+    );
+    let scored: Vec<String> = FEEL_DIMS
+        .iter()
+        .zip(&m.feel)
+        .filter_map(|(d, v)| v.map(|v| format!("{} {v}", d.name)))
+        .collect();
+    if !scored.is_empty() {
+        row("feel", scored.join(", "));
+        let composites: Vec<String> = Composite::ALL
+            .iter()
+            .filter_map(|c| m.composite(*c).map(|v| format!("{} {v:.3}", c.field())))
+            .collect();
+        row("significance", composites.join(", "));
+    }
+    if let Some(v) = m.rem_visits {
+        row("rem visits", v.to_string());
+    }
+    for rel in &m.relationships {
+        let target = match reader.get(&rel.target)? {
+            Some(t) => format!("{} ({})", rel.target, t.headline()),
+            None => format!("{} (missing)", rel.target),
+        };
+        let strength = rel
+            .strength
+            .map(|s| format!(" strength {s}"))
+            .unwrap_or_default();
+        row("links", format!("{} → {target}{strength}", rel.kind));
+    }
+    let from = reader.linked_from(&m.id)?;
+    if !from.is_empty() {
+        row("linked from", from.join(", "));
+    }
+    row(
+        "related",
+        format!("{} memories", reader.relationship_count(m)?),
+    );
+    if let Some(s) = &m.source {
+        let path = s
+            .path
+            .as_deref()
+            .map(|p| format!(": {p}"))
+            .unwrap_or_default();
+        row("source", format!("{}{path}", s.system));
+    }
+    for (k, v) in &m.extra {
+        row("extra", format!("{k}: {v}"));
+    }
+    let mut text = lines.join("\n");
+    text.push_str("\n\n");
+    text.push_str(&m.body);
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(terminal_safe(&text))
+}

@@ -1,0 +1,88 @@
+//! `memlens import`: read the given paths into the store in one transaction, all or
+//! nothing, and say what happened. A dry run against a store that does not exist yet
+//! leaves no file behind.
+
+use super::{CommandError, CommandResult, memories};
+use crate::cli::ImportArgs;
+use crate::exchange::{
+    ExchangeError, ImportOptions, ImportSource, ImportSummary, Problems, import,
+};
+use crate::model::Timestamp;
+use crate::store::Store;
+use std::io::Write;
+use std::path::Path;
+
+/// Runs `memlens import`; the summary goes to `out`, warnings to `err`.
+pub fn run(
+    store_path: &Path,
+    args: &ImportArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> CommandResult<()> {
+    let existed = store_path.exists();
+    let store = Store::open(store_path)?;
+    let sources: Vec<ImportSource> = args
+        .paths
+        .iter()
+        .map(|p| ImportSource::Path(p.clone(), args.format.format()))
+        .collect();
+    let options = ImportOptions {
+        on_conflict: args.on_conflict.into(),
+        dry_run: args.dry_run,
+        now: Timestamp::now(),
+    };
+    let result = import(&store, &sources, &options);
+    drop(store);
+    if args.dry_run && !existed {
+        // Best effort: the file was only created to check against.
+        let _ = std::fs::remove_file(store_path);
+    }
+    match result {
+        Ok(summary) => {
+            print_warnings(&summary.warnings, err);
+            report(&summary, store_path, out).map_err(|e| CommandError::io("stdout", e))
+        }
+        Err(e) => {
+            if let ExchangeError::Invalid { warnings, .. } = &e {
+                print_warnings(warnings, err);
+            }
+            Err(e.into())
+        }
+    }
+}
+
+fn print_warnings(warnings: &Problems, err: &mut dyn Write) {
+    for line in warnings.lines() {
+        // Warnings are advice; a closed stderr must not fail the import.
+        let _ = writeln!(err, "warning: {line}");
+    }
+}
+
+fn report(summary: &ImportSummary, store_path: &Path, out: &mut dyn Write) -> std::io::Result<()> {
+    let sources: Vec<String> = summary
+        .sources
+        .iter()
+        .map(|(name, format)| format!("{name} ({format})"))
+        .collect();
+    let counts = format!(
+        "{} new, {} replaced, {} skipped",
+        summary.added, summary.replaced, summary.skipped
+    );
+    if summary.dry_run {
+        writeln!(
+            out,
+            "dry run: {} read from {}; {counts}; nothing was written to {}",
+            memories(summary.read),
+            sources.join(", "),
+            store_path.display()
+        )
+    } else {
+        writeln!(
+            out,
+            "imported {} from {} into {} ({counts})",
+            memories(summary.added + summary.replaced),
+            sources.join(", "),
+            store_path.display()
+        )
+    }
+}

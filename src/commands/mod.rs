@@ -1,0 +1,141 @@
+//! One function per subcommand. Each writes its output to the writers it is given (so
+//! tests can read it) and returns a [`CommandError`] that `main` prints as `error: …`.
+
+pub mod browse;
+pub mod demo;
+pub mod export;
+pub mod get;
+pub mod import;
+pub mod stats;
+
+use crate::exchange::ExchangeError;
+use crate::paths::NoDataDir;
+use crate::store::{Store, StoreError};
+use std::path::{Path, PathBuf};
+
+/// Why a subcommand failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// The store could not be opened or used.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// An import or export failed.
+    #[error(transparent)]
+    Exchange(#[from] ExchangeError),
+    /// No default place for the store.
+    #[error(transparent)]
+    NoDataDir(#[from] NoDataDir),
+    /// A command that only reads was pointed at a file that does not exist.
+    #[error(
+        "{path}: no store here yet; import memories first (memlens import --db {path} FILE) or try `memlens demo`"
+    )]
+    NoStore {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// `demo` was pointed at a file that is not a demo store.
+    #[error(
+        "{path}: {reason}; `memlens demo` only replaces a missing file or an earlier demo store, so pick another --db path"
+    )]
+    NotADemo {
+        /// The path given.
+        path: PathBuf,
+        /// What the file is.
+        reason: String,
+    },
+    /// Output could not be written.
+    #[error("{path}: {source}")]
+    Io {
+        /// Where it was being written.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The arguments do not make sense together (exit code 2).
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl CommandError {
+    /// Lines to print after the `error:` line (the problems of a failed import).
+    pub fn details(&self) -> Vec<String> {
+        match self {
+            CommandError::Exchange(ExchangeError::Invalid { problems, .. }) => problems.lines(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// True when output went to a pipe its reader closed (`memlens export | head`):
+    /// not a failure worth reporting.
+    pub fn is_broken_pipe(&self) -> bool {
+        let io = match self {
+            CommandError::Io { source, .. } => source,
+            CommandError::Exchange(ExchangeError::Io { source, .. }) => source,
+            _ => return false,
+        };
+        io.kind() == std::io::ErrorKind::BrokenPipe
+    }
+
+    /// The process exit code: 2 for a usage error, else 1.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CommandError::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+
+    /// An output error on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> CommandError {
+        CommandError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// Result of a subcommand.
+pub type CommandResult<T> = Result<T, CommandError>;
+
+/// Opens a store that must already exist (commands that only read never create one).
+pub fn open_existing(path: &Path) -> CommandResult<Store> {
+    if !path.exists() {
+        return Err(CommandError::NoStore {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(Store::open(path)?)
+}
+
+/// `1 memory`, `3 memories`.
+pub fn memories(n: usize) -> String {
+    if n == 1 {
+        "1 memory".into()
+    } else {
+        format!("{n} memories")
+    }
+}
+
+/// Text from a memory made safe for a terminal: control characters other than newline
+/// and tab are shown as `\u{…}` escapes, so escape sequences never reach it raw.
+pub fn terminal_safe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_sequences_are_shown_not_sent() {
+        assert_eq!(terminal_safe("a\u{1b}[2Jb\nc\td"), "a\\u{1b}[2Jb\nc\td");
+        assert_eq!(terminal_safe("x\u{9b}y\r"), "x\\u{9b}y\\u{d}");
+    }
+}

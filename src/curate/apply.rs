@@ -1,0 +1,222 @@
+//! Applying one curation change to the store: every memory it touches is read, changed,
+//! validated and written in one durable write transaction, or nothing is written.
+
+use super::edit::Edit;
+use super::error::{CurateError, CurateResult};
+use super::link;
+use super::undo::{Undo, UndoEntry};
+use crate::model::memory::DEFAULT_RELATIONSHIP_KIND;
+use crate::model::{Memory, Timestamp};
+use crate::store::{Store, StoreWriter};
+
+/// One curation request, on one memory or on a whole selection.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// Apply an edit to every listed memory (bulk when there are several).
+    Edit {
+        /// The memories; duplicates are ignored.
+        ids: Vec<String>,
+        /// What to do to each.
+        edit: Edit,
+    },
+    /// Remove memories for good (links other memories hold to them stay, shown missing).
+    Purge {
+        /// The memories; duplicates are ignored.
+        ids: Vec<String>,
+    },
+    /// Link two memories (undirected). An existing link between them keeps its side
+    /// and takes the new kind; the same kind again changes nothing.
+    Link {
+        /// The memory that holds a new relationship.
+        a: String,
+        /// The memory linked to.
+        b: String,
+        /// The relationship kind; blank means `related`.
+        kind: String,
+    },
+    /// Remove every relationship between two memories, whichever side holds it.
+    Unlink {
+        /// One memory.
+        a: String,
+        /// The other.
+        b: String,
+    },
+}
+
+impl Change {
+    /// `edit` on the given ids.
+    pub fn edit<S: Into<String>>(ids: impl IntoIterator<Item = S>, edit: Edit) -> Change {
+        Change::Edit {
+            ids: ids.into_iter().map(Into::into).collect(),
+            edit,
+        }
+    }
+
+    /// A link of the default kind, `related`.
+    pub fn link(a: impl Into<String>, b: impl Into<String>) -> Change {
+        Change::Link {
+            a: a.into(),
+            b: b.into(),
+            kind: DEFAULT_RELATIONSHIP_KIND.into(),
+        }
+    }
+
+    /// What the change does, for the undo history and messages: `approve 3 memories`.
+    pub fn describe(&self) -> String {
+        let many = |ids: &[String]| match ids {
+            [one] => format!("`{one}`"),
+            ids => format!("{} memories", dedup(ids).len()),
+        };
+        match self {
+            Change::Edit { ids, edit } => format!("{} {}", edit.describe(), many(ids)),
+            Change::Purge { ids } => format!("purge {}", many(ids)),
+            Change::Link { a, b, kind } => {
+                format!("link `{a}` and `{b}` ({})", kind_or_default(kind))
+            }
+            Change::Unlink { a, b } => format!("unlink `{a}` and `{b}`"),
+        }
+    }
+}
+
+/// The kind as it will be stored: trimmed, `related` when blank.
+pub(super) fn kind_or_default(kind: &str) -> &str {
+    match kind.trim() {
+        "" => DEFAULT_RELATIONSHIP_KIND,
+        k => k,
+    }
+}
+
+/// What a change did: the undo record (whose entries are the changed memories) and the
+/// memories it left as they were.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    /// Restores every changed memory; hand it to an [`super::UndoStack`].
+    pub undo: Undo,
+    /// Ids the change named but did not need to change (already approved, …).
+    pub unchanged: Vec<String>,
+}
+
+impl Applied {
+    /// One entry per changed memory, in the order they were changed.
+    pub fn changed(&self) -> &[UndoEntry] {
+        &self.undo.entries
+    }
+
+    /// True when nothing was written.
+    pub fn is_no_op(&self) -> bool {
+        self.undo.entries.is_empty()
+    }
+}
+
+/// The memories a change has touched so far, inside its write transaction.
+pub(super) struct Pending {
+    pub(super) entries: Vec<UndoEntry>,
+    pub(super) unchanged: Vec<String>,
+    pub(super) now: Timestamp,
+}
+
+impl Pending {
+    /// Stores `after` in place of `before` unless they are equal; `updated_at` moves to
+    /// now only on a real change, and the new record must pass validation.
+    pub(super) fn save(
+        &mut self,
+        w: &mut StoreWriter,
+        before: Memory,
+        mut after: Memory,
+    ) -> CurateResult<()> {
+        after.normalise();
+        if after == before {
+            self.unchanged.push(before.id);
+            return Ok(());
+        }
+        after.updated_at = self.now;
+        let errors = after.validate();
+        if !errors.is_empty() {
+            return Err(CurateError::Invalid {
+                id: after.id,
+                errors,
+            });
+        }
+        w.put(&after)?;
+        self.entries.push(UndoEntry {
+            id: after.id.clone(),
+            before: Some(before),
+            after: Some(after),
+        });
+        Ok(())
+    }
+}
+
+/// The memory with this id, or an `UnknownId` error.
+pub(super) fn existing(w: &StoreWriter, id: &str) -> CurateResult<Memory> {
+    w.get(id)?
+        .ok_or_else(|| CurateError::UnknownId(id.to_string()))
+}
+
+/// The ids without duplicates, first occurrence kept.
+fn dedup(ids: &[String]) -> Vec<&str> {
+    let mut seen = std::collections::HashSet::new();
+    ids.iter()
+        .map(String::as_str)
+        .filter(|id| seen.insert(*id))
+        .collect()
+}
+
+/// Applies a change now, in one durable transaction. On any error nothing is written.
+pub fn apply(store: &Store, change: &Change) -> CurateResult<Applied> {
+    apply_at(store, change, Timestamp::now())
+}
+
+/// [`apply`] with the clock given: `now` becomes `updated_at` (and `deleted_at`).
+pub fn apply_at(store: &Store, change: &Change, now: Timestamp) -> CurateResult<Applied> {
+    if let Change::Edit { edit, .. } = change {
+        edit.check()?;
+    }
+    let mut w = store.write()?;
+    let mut pending = Pending {
+        entries: Vec::new(),
+        unchanged: Vec::new(),
+        now,
+    };
+    match change {
+        Change::Edit { ids, edit } => {
+            let ids = dedup(ids);
+            if ids.is_empty() {
+                return Err(CurateError::NoIds);
+            }
+            for id in ids {
+                let before = existing(&w, id)?;
+                let mut after = before.clone();
+                edit.apply_to(&mut after, now)?;
+                pending.save(&mut w, before, after)?;
+            }
+        }
+        Change::Purge { ids } => {
+            let ids = dedup(ids);
+            if ids.is_empty() {
+                return Err(CurateError::NoIds);
+            }
+            for id in ids {
+                existing(&w, id)?;
+                let before = w.purge(id)?;
+                pending.entries.push(UndoEntry {
+                    id: id.to_string(),
+                    before: Some(before),
+                    after: None,
+                });
+            }
+        }
+        Change::Link { a, b, kind } => link::link(&mut w, &mut pending, a, b, kind)?,
+        Change::Unlink { a, b } => link::unlink(&mut w, &mut pending, a, b)?,
+    }
+    if !pending.entries.is_empty() {
+        w.commit()?;
+    }
+    Ok(Applied {
+        undo: Undo {
+            description: change.describe(),
+            entries: pending.entries,
+        },
+        unchanged: pending.unchanged,
+    })
+}

@@ -1,0 +1,191 @@
+//! The curation verbs on the command line (`memlens set|rate|approve|reject|delete|
+//! restore|purge|link|unlink`), for scripts: one durable change per invocation, one
+//! report line per memory named.
+
+use super::apply::{Applied, Change, apply};
+use super::edit::Edit;
+use super::error::{CurateError, CurateResult};
+use super::field::parse_assignments;
+use crate::store::Store;
+use std::io::Write;
+
+/// The curation subcommands. Each prints one line per changed memory (and one per
+/// memory left as it was, starting `unchanged`); on any error nothing changes.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+pub enum CurateCommand {
+    /// Set fields of a memory: title, body, type, scope, module, status, tags
+    /// (comma-separated), weight, trust, confidence, feel_*, rem_visits. An empty value
+    /// removes an optional field.
+    Set {
+        /// The memory.
+        id: String,
+        /// One or more FIELD=VALUE.
+        #[arg(value_name = "FIELD=VALUE", required = true)]
+        fields: Vec<String>,
+    },
+    /// Rate a memory 1–5 (adds to its ratings; the Bayesian score follows).
+    Rate {
+        /// The memory.
+        id: String,
+        /// The rating, 1–5.
+        #[arg(value_parser = clap::value_parser!(u8).range(1..=5))]
+        rating: u8,
+    },
+    /// Approve memories: status validated, validated by a human.
+    Approve {
+        /// The memories.
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+    /// Reject memories with a reason: status rejected, the reason kept as stale_reason.
+    Reject {
+        /// The memories.
+        #[arg(required = true)]
+        ids: Vec<String>,
+        /// Why they are rejected.
+        #[arg(long, required = true)]
+        reason: String,
+    },
+    /// Soft-delete memories (they stay in the store and can be restored).
+    Delete {
+        /// The memories.
+        #[arg(required = true)]
+        ids: Vec<String>,
+        /// Why they are deleted.
+        #[arg(long)]
+        reason: Option<String>,
+    },
+    /// Restore soft-deleted memories.
+    Restore {
+        /// The memories.
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+    /// Remove memories for good (needs --yes).
+    Purge {
+        /// The memories.
+        #[arg(required = true)]
+        ids: Vec<String>,
+        /// Confirm that the memories are to be removed for good.
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Link two memories (undirected); linking again changes the kind.
+    Link {
+        /// One memory (it holds the relationship).
+        a: String,
+        /// The other memory.
+        b: String,
+        /// The relationship kind.
+        #[arg(long, default_value = "related")]
+        kind: String,
+    },
+    /// Remove the link between two memories, whichever side holds it.
+    Unlink {
+        /// One memory.
+        a: String,
+        /// The other memory.
+        b: String,
+    },
+}
+
+impl CurateCommand {
+    /// The library change this command asks for; usage errors (bad fields or values,
+    /// purge without `--yes`) are found here, before the store is touched.
+    pub fn to_change(&self) -> CurateResult<Change> {
+        let edit = |ids: &[String], edit: Edit| Change::edit(ids.iter().cloned(), edit);
+        Ok(match self {
+            CurateCommand::Set { id, fields } => edit(
+                std::slice::from_ref(id),
+                Edit::Set(parse_assignments(fields)?),
+            ),
+            CurateCommand::Rate { id, rating } => {
+                edit(std::slice::from_ref(id), Edit::Rate(*rating))
+            }
+            CurateCommand::Approve { ids } => edit(ids, Edit::Approve),
+            CurateCommand::Reject { ids, reason } => edit(
+                ids,
+                Edit::Reject {
+                    reason: reason.clone(),
+                },
+            ),
+            CurateCommand::Delete { ids, reason } => edit(
+                ids,
+                Edit::Delete {
+                    reason: reason.clone(),
+                },
+            ),
+            CurateCommand::Restore { ids } => edit(ids, Edit::Restore),
+            CurateCommand::Purge { ids, yes } => {
+                if !*yes {
+                    let distinct: std::collections::HashSet<_> = ids.iter().collect();
+                    return Err(CurateError::PurgeNotConfirmed(distinct.len()));
+                }
+                Change::Purge { ids: ids.clone() }
+            }
+            CurateCommand::Link { a, b, kind } => Change::Link {
+                a: a.clone(),
+                b: b.clone(),
+                kind: kind.clone(),
+            },
+            CurateCommand::Unlink { a, b } => Change::Unlink {
+                a: a.clone(),
+                b: b.clone(),
+            },
+        })
+    }
+}
+
+/// Runs one curation command against the store and reports what changed to `out`.
+pub fn run(store: &Store, cmd: &CurateCommand, out: &mut dyn Write) -> Result<(), CurateError> {
+    let change = cmd.to_change()?;
+    let applied = apply(store, &change)?;
+    report(&change, &applied, out)
+}
+
+/// Writes one line per changed memory, then one per memory left unchanged.
+pub fn report(change: &Change, applied: &Applied, out: &mut dyn Write) -> CurateResult<()> {
+    for entry in applied.changed() {
+        let id = &entry.id;
+        match (change, &entry.after) {
+            (
+                Change::Edit {
+                    edit: Edit::Rate(n),
+                    ..
+                },
+                Some(m),
+            ) => writeln!(
+                out,
+                "rated {id} {n}: rating {:.2} from {} rating{}",
+                m.rating_bayesian(),
+                m.rating_count,
+                if m.rating_count == 1 { "" } else { "s" }
+            )?,
+            (Change::Edit { edit, .. }, _) => writeln!(
+                out,
+                "{} {id}: {}",
+                edit.verb(),
+                entry.changed_fields().join(", ")
+            )?,
+            (Change::Purge { .. }, _) => writeln!(out, "purged {id}")?,
+            (Change::Link { a, b, kind }, _) => writeln!(
+                out,
+                "linked {a} and {b} as {} (held by {id})",
+                super::apply::kind_or_default(kind)
+            )?,
+            (Change::Unlink { a, b }, _) => {
+                let other = if id == a { b } else { a };
+                writeln!(out, "unlinked {id} from {other}")?
+            }
+        }
+    }
+    for id in &applied.unchanged {
+        let why = match change {
+            Change::Edit { edit, .. } => edit.no_op_reason(),
+            Change::Link { .. } => "already linked with that kind",
+            Change::Purge { .. } | Change::Unlink { .. } => "nothing to change",
+        };
+        writeln!(out, "unchanged {id}: {why}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,215 @@
+//! The edits that change one memory in place — the verbs that can also be applied to a
+//! whole selection at once — as pure functions on a `Memory`.
+
+use super::error::{CurateError, CurateResult};
+use super::field::FieldValue;
+use crate::model::{FieldError, Memory, Status, Timestamp};
+use serde_json::Value;
+
+/// Key in `extra` where hivelore records who validated a memory.
+pub const VALIDATED_BY: &str = "validated_by";
+/// Key in `extra` where hivelore keeps why a memory was rejected or went stale.
+pub const STALE_REASON: &str = "stale_reason";
+/// The `validated_by` value of an approval made by a person.
+pub const VALIDATED_BY_HUMAN: &str = "human";
+
+/// A change to one memory's own fields; the same edit can be applied to many memories.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    /// Set these fields, in order (title, body, tags, type, scope, `feel_*`, …).
+    Set(Vec<FieldValue>),
+    /// Status `validated`, `validated_by: human` (a recorded `stale_reason` is cleared).
+    Approve,
+    /// Status `rejected`, the reason kept as `stale_reason` (a recorded `validated_by`
+    /// is cleared, as hivelore does when a memory leaves `validated`).
+    Reject {
+        /// Why it is rejected.
+        reason: String,
+    },
+    /// Add one rating 1–5.
+    Rate(u8),
+    /// Soft delete: `deleted_at` = now, with an optional reason.
+    Delete {
+        /// Why it is deleted.
+        reason: Option<String>,
+    },
+    /// Undo a soft delete.
+    Restore,
+    /// Add these tags (existing ones stay, in order).
+    Tag(Vec<String>),
+    /// Remove these tags.
+    Untag(Vec<String>),
+}
+
+impl Edit {
+    /// Checks what does not depend on any memory (rating range, a reason present).
+    pub fn check(&self) -> CurateResult<()> {
+        match self {
+            Edit::Rate(n) if !(1..=5).contains(n) => Err(CurateError::BadValue {
+                field: "rating".into(),
+                value: n.to_string(),
+                reason: "is not a whole number 1–5".into(),
+            }),
+            Edit::Reject { reason } if reason.trim().is_empty() => Err(CurateError::MissingReason),
+            _ => Ok(()),
+        }
+    }
+
+    /// Applies the edit to `memory` as of `now`. It does not touch `updated_at`: the
+    /// caller moves it only when something really changed.
+    pub fn apply_to(&self, memory: &mut Memory, now: Timestamp) -> CurateResult<()> {
+        match self {
+            Edit::Set(values) => values.iter().for_each(|v| v.write_to(memory)),
+            Edit::Approve => {
+                memory.status = Status::Validated;
+                memory
+                    .extra
+                    .insert(VALIDATED_BY.into(), VALIDATED_BY_HUMAN.into());
+                clear_extra(memory, STALE_REASON);
+            }
+            Edit::Reject { reason } => {
+                memory.status = Status::Rejected;
+                memory
+                    .extra
+                    .insert(STALE_REASON.into(), reason.trim().into());
+                clear_extra(memory, VALIDATED_BY);
+            }
+            Edit::Rate(n) => {
+                let (sum, count) = memory
+                    .rating_sum
+                    .checked_add(u32::from(*n))
+                    .zip(memory.rating_count.checked_add(1))
+                    .ok_or_else(|| CurateError::Invalid {
+                        id: memory.id.clone(),
+                        errors: vec![FieldError::new("rating_count", "too many ratings")],
+                    })?;
+                memory.rating_sum = sum;
+                memory.rating_count = count;
+            }
+            Edit::Delete { reason } => {
+                if memory.deleted_at.is_none() {
+                    memory.deleted_at = Some(now);
+                }
+                if let Some(r) = reason.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+                    memory.deleted_reason = Some(r.to_string());
+                }
+            }
+            Edit::Restore => {
+                memory.deleted_at = None;
+                memory.deleted_reason = None;
+            }
+            Edit::Tag(tags) => memory.tags.extend(tags.iter().cloned()),
+            Edit::Untag(tags) => memory
+                .tags
+                .retain(|t| !tags.iter().any(|gone| gone.trim() == t)),
+        }
+        Ok(())
+    }
+
+    /// The past-tense verb for a report line: `approved`, `rated`, …
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Edit::Set(_) => "updated",
+            Edit::Approve => "approved",
+            Edit::Reject { .. } => "rejected",
+            Edit::Rate(_) => "rated",
+            Edit::Delete { .. } => "deleted",
+            Edit::Restore => "restored",
+            Edit::Tag(_) => "tagged",
+            Edit::Untag(_) => "untagged",
+        }
+    }
+
+    /// Why applying this edit changed nothing, for a report line.
+    pub fn no_op_reason(&self) -> &'static str {
+        match self {
+            Edit::Set(_) => "already has those values",
+            Edit::Approve => "already approved",
+            Edit::Reject { .. } => "already rejected for that reason",
+            Edit::Rate(_) => "rating unchanged",
+            Edit::Delete { .. } => "already deleted",
+            Edit::Restore => "not deleted",
+            Edit::Tag(_) => "already has those tags",
+            Edit::Untag(_) => "has none of those tags",
+        }
+    }
+
+    /// A short description for the undo history: `approve`, `set type`, `rate 4`, …
+    pub fn describe(&self) -> String {
+        match self {
+            Edit::Set(values) => {
+                let names: Vec<_> = values.iter().map(FieldValue::field).collect();
+                format!("set {}", names.join(", "))
+            }
+            Edit::Approve => "approve".into(),
+            Edit::Reject { .. } => "reject".into(),
+            Edit::Rate(n) => format!("rate {n}"),
+            Edit::Delete { .. } => "delete".into(),
+            Edit::Restore => "restore".into(),
+            Edit::Tag(t) => format!("tag {}", t.join(",")),
+            Edit::Untag(t) => format!("untag {}", t.join(",")),
+        }
+    }
+}
+
+/// Sets an `extra` key to null when it holds a value, keeping the key (hivelore writes
+/// its schema defaults as `null`); an absent key stays absent.
+fn clear_extra(memory: &mut Memory, key: &str) {
+    if let Some(v) = memory.extra.get_mut(key) {
+        *v = Value::Null;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn memory() -> Memory {
+        Memory::new("m", "body", Timestamp(0))
+    }
+
+    #[test]
+    fn approve_and_reject_record_who_and_why_where_hivelore_keeps_them() {
+        let mut m = memory();
+        m.extra.insert(STALE_REASON.into(), "old".into());
+        Edit::Approve.apply_to(&mut m, Timestamp(1)).unwrap();
+        assert_eq!(m.status, Status::Validated);
+        assert_eq!(m.extra[VALIDATED_BY], "human");
+        assert_eq!(m.extra[STALE_REASON], Value::Null);
+        let reject = Edit::Reject {
+            reason: " superseded ".into(),
+        };
+        reject.apply_to(&mut m, Timestamp(2)).unwrap();
+        assert_eq!(m.status, Status::Rejected);
+        assert_eq!(m.extra[STALE_REASON], "superseded");
+        assert_eq!(m.extra[VALIDATED_BY], Value::Null);
+        let fresh = &mut memory();
+        reject.apply_to(fresh, Timestamp(2)).unwrap();
+        assert!(!fresh.extra.contains_key(VALIDATED_BY));
+    }
+
+    #[test]
+    fn a_second_delete_keeps_the_first_time_and_restore_clears_both_fields() {
+        let mut m = memory();
+        let delete = Edit::Delete {
+            reason: Some("dup".into()),
+        };
+        delete.apply_to(&mut m, Timestamp(5)).unwrap();
+        delete.apply_to(&mut m, Timestamp(9)).unwrap();
+        assert_eq!(m.deleted_at, Some(Timestamp(5)));
+        assert_eq!(m.deleted_reason.as_deref(), Some("dup"));
+        Edit::Restore.apply_to(&mut m, Timestamp(10)).unwrap();
+        assert_eq!((m.deleted_at, m.deleted_reason), (None, None));
+    }
+
+    #[test]
+    fn ratings_outside_one_to_five_and_blank_reasons_are_refused() {
+        assert!(Edit::Rate(0).check().unwrap_err().is_usage());
+        assert!(Edit::Rate(6).check().is_err());
+        assert!(Edit::Rate(5).check().is_ok());
+        let blank = Edit::Reject {
+            reason: "  ".into(),
+        };
+        assert!(matches!(blank.check(), Err(CurateError::MissingReason)));
+    }
+}

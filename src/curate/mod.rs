@@ -1,0 +1,39 @@
+//! Curation: every change a person makes to memories (edit, approve, reject, rate,
+//! delete, restore, purge, link, unlink, and the same on a selection), each one durable
+//! write transaction that can be undone, for the TUI and the command line alike.
+//!
+//! How it behaves, where SPEC §5 leaves room:
+//! - A change names memories by id; an unknown id, a bad value or a record that would
+//!   break a rule aborts the whole change and nothing is written.
+//! - `updated_at` moves to now on every memory that really changed; a change that
+//!   alters nothing (approving an approved memory) writes nothing and is not undoable.
+//! - Approve sets `status: validated` and `validated_by: human` (in `extra`, as
+//!   hivelore keeps it) and clears a recorded `stale_reason` to null; reject sets
+//!   `status: rejected` and `stale_reason`, and clears a recorded `validated_by`.
+//!   `set status=…` changes only the status.
+//! - Delete of a deleted memory keeps its first `deleted_at` (a new reason replaces the
+//!   old one); restore clears `deleted_at` and `deleted_reason`.
+//! - Link stores the relationship on the first memory unless the other already holds
+//!   one to it; linking again with another kind changes that kind. Unlink removes the
+//!   link from both sides and also clears a dangling relationship to a purged memory.
+//! - Undo puts back the exact before-images, refusing if a memory changed since;
+//!   tracked reads are not edits, so reads made since are kept and do not block it.
+
+pub mod apply;
+pub mod command;
+pub mod edit;
+pub mod error;
+pub mod field;
+mod link;
+pub mod read;
+pub mod stack;
+pub mod undo;
+
+pub use apply::{Applied, Change, apply, apply_at};
+pub use command::{CurateCommand, run};
+pub use edit::Edit;
+pub use error::{CurateError, CurateResult};
+pub use field::FieldValue;
+pub use read::{track_read, track_reads, track_reads_at};
+pub use stack::UndoStack;
+pub use undo::{Undo, UndoEntry, undo};

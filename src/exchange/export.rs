@@ -1,0 +1,109 @@
+//! Export: canonical JSONL (sorted by id, stored fields only, so it imports back
+//! without warnings and two exports of the same memories are byte-identical), and
+//! hivelore's Markdown tree.
+
+use super::ExchangeError;
+use super::hivelore::{HIVELORE_TYPES, write as md};
+use crate::store::StoreReader;
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What an export wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExportSummary {
+    /// Memories written.
+    pub written: usize,
+    /// Soft-deleted memories left out.
+    pub deleted_left_out: usize,
+    /// hivelore only: ids whose type hivelore does not know (it will refuse those files).
+    pub unknown_types: Vec<String>,
+    /// hivelore only: ids written under another name than their own path, to avoid
+    /// overwriting a file written by the same export.
+    pub renamed: Vec<String>,
+}
+
+/// Writes every memory (soft-deleted ones only with `include_deleted`) as one line of
+/// canonical JSON, in id order.
+pub fn export_jsonl(
+    reader: &StoreReader,
+    out: &mut dyn Write,
+    include_deleted: bool,
+    out_name: &Path,
+) -> Result<ExportSummary, ExchangeError> {
+    let mut summary = ExportSummary::default();
+    reader.try_for_each_by_id(|memory| {
+        if memory.is_deleted() && !include_deleted {
+            summary.deleted_left_out += 1;
+            return Ok(());
+        }
+        let mut line = memory.to_json_line();
+        line.push('\n');
+        out.write_all(line.as_bytes())
+            .map_err(|e| ExchangeError::io(out_name, e))?;
+        summary.written += 1;
+        Ok::<(), ExchangeError>(())
+    })?;
+    out.flush().map_err(|e| ExchangeError::io(out_name, e))?;
+    Ok(summary)
+}
+
+/// Writes every memory as a hivelore `.md` file under `dir` (created when missing);
+/// files already there are replaced when a memory maps to them, others are left alone.
+pub fn export_hivelore(
+    reader: &StoreReader,
+    dir: &Path,
+    include_deleted: bool,
+) -> Result<ExportSummary, ExchangeError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(ExchangeError::BadPath {
+            path: dir.to_path_buf(),
+            reason: "is a file; a hivelore export needs a directory".into(),
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(|e| ExchangeError::io(dir, e))?;
+    let mut summary = ExportSummary::default();
+    let mut taken: HashSet<String> = HashSet::new();
+    reader.try_for_each_by_id(|memory| {
+        if memory.is_deleted() && !include_deleted {
+            summary.deleted_left_out += 1;
+            return Ok(());
+        }
+        let wanted = md::relative_path(&memory);
+        let path = free_path(&wanted, &mut taken);
+        if path != wanted {
+            summary.renamed.push(memory.id.clone());
+        }
+        if !HIVELORE_TYPES.contains(&memory.memory_type.as_str()) {
+            summary.unknown_types.push(memory.id.clone());
+        }
+        let full = dir.join(&path);
+        if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| ExchangeError::io(parent, e))?;
+        }
+        std::fs::write(&full, md::render(&memory)).map_err(|e| ExchangeError::io(&full, e))?;
+        summary.written += 1;
+        Ok::<(), ExchangeError>(())
+    })?;
+    Ok(summary)
+}
+
+/// `wanted`, or `<stem>-2.md`, `<stem>-3.md`, … when an earlier memory of the same export
+/// took it (compared without case, for case-insensitive file systems).
+fn free_path(wanted: &Path, taken: &mut HashSet<String>) -> PathBuf {
+    let key = |p: &Path| p.to_string_lossy().to_lowercase();
+    if taken.insert(key(wanted)) {
+        return wanted.to_path_buf();
+    }
+    let stem = wanted
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for n in 2.. {
+        let candidate = wanted.with_file_name(format!("{stem}-{n}.md"));
+        if taken.insert(key(&candidate)) {
+            return candidate;
+        }
+    }
+    wanted.to_path_buf()
+}

@@ -1,0 +1,341 @@
+//! One import run: every source read into one write transaction, all or nothing.
+//!
+//! Records are written as they are read (so memory use does not grow with the input),
+//! but nothing is committed unless the whole run is clean: any problem, or a dry run,
+//! drops the transaction and the store is exactly as before. Ids are checked on the
+//! way: a second record with an id seen earlier in the run is a problem at its line
+//! (`id: duplicate of FILE:LINE`); an id already in the store follows `OnConflict`.
+
+use super::error::{ExchangeError, ImportError, Problems};
+use super::pipeline::{ChannelSink, Event};
+use super::{
+    Format, OnConflict, RecordSink, detect, hivelore, jsonl, lines, mcp_memory, openmemory,
+};
+use crate::model::{Memory, Timestamp};
+use crate::store::{BulkWriter, Store, StoreError, StoreWriter};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// How an import run behaves.
+#[derive(Debug, Clone, Copy)]
+pub struct ImportOptions {
+    /// What to do with ids already in the store.
+    pub on_conflict: OnConflict,
+    /// Check everything, write nothing.
+    pub dry_run: bool,
+    /// The time given to memories whose input has no timestamps.
+    pub now: Timestamp,
+}
+
+impl Default for ImportOptions {
+    fn default() -> ImportOptions {
+        ImportOptions {
+            on_conflict: OnConflict::Fail,
+            dry_run: false,
+            now: Timestamp::now(),
+        }
+    }
+}
+
+/// One thing to import.
+#[derive(Debug, Clone)]
+pub enum ImportSource {
+    /// A file or directory; `None` detects the format (see [`detect`]).
+    Path(PathBuf, Option<Format>),
+    /// Text already in memory (e.g. the demo collection), named `name` in messages.
+    Text {
+        /// The name problems are reported under.
+        name: String,
+        /// The content.
+        text: String,
+        /// Its format (a hivelore text is one Markdown file).
+        format: Format,
+    },
+}
+
+/// What an import run did (or, in a dry run, would do).
+#[derive(Debug, Clone, Default)]
+pub struct ImportSummary {
+    /// Each source as named in messages, with the format it was read as.
+    pub sources: Vec<(String, Format)>,
+    /// Valid memories read.
+    pub read: usize,
+    /// New memories written.
+    pub added: usize,
+    /// Stored memories replaced (`OnConflict::Overwrite`).
+    pub replaced: usize,
+    /// Memories left out because their id was stored (`OnConflict::Skip`).
+    pub skipped: usize,
+    /// Warnings (capped, counted).
+    pub warnings: Problems,
+    /// True when nothing was written on purpose.
+    pub dry_run: bool,
+}
+
+/// Imports `sources` into `store` in one durable transaction (none in a dry run).
+pub fn import(
+    store: &Store,
+    sources: &[ImportSource],
+    options: &ImportOptions,
+) -> Result<ImportSummary, ExchangeError> {
+    let mut writer = store.write()?;
+    let summary = import_into(&mut writer, sources, options)?;
+    if !options.dry_run {
+        writer.commit()?;
+    }
+    Ok(summary)
+}
+
+/// Imports into an open write transaction, which the caller commits (or drops). On
+/// `Err` the transaction holds partial writes and must be dropped.
+pub fn import_into(
+    writer: &mut StoreWriter,
+    sources: &[ImportSource],
+    options: &ImportOptions,
+) -> Result<ImportSummary, ExchangeError> {
+    let mut bulk = writer.bulk()?;
+    let mut sink = StoreSink::new(&mut bulk, options.on_conflict);
+    let (to_writer, from_reader) = std::sync::mpsc::sync_channel::<Vec<Event>>(8);
+    let now = options.now;
+    let names = std::thread::scope(|scope| {
+        let reader = scope.spawn(move || {
+            let mut channel = ChannelSink::new(to_writer);
+            let mut names = Vec::new();
+            for source in sources {
+                match read_source(source, &mut channel, now) {
+                    Ok(name) => names.push(name),
+                    Err(e) => {
+                        channel.flush();
+                        return Err(e);
+                    }
+                }
+            }
+            channel.flush();
+            Ok(names)
+        });
+        for batch in from_reader.iter() {
+            for event in batch {
+                sink.apply(event);
+            }
+            if sink.failure.is_some() {
+                break;
+            }
+        }
+        // Unblocks a reader still sending after the writer stopped.
+        drop(from_reader);
+        match reader.join() {
+            Ok(names) => names,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    if let Some(e) = sink.failure.take() {
+        return Err(e.into());
+    }
+    let mut summary = ImportSummary {
+        sources: names?,
+        read: sink.read,
+        added: sink.added,
+        replaced: sink.replaced,
+        skipped: sink.skipped,
+        warnings: std::mem::take(&mut sink.warnings),
+        dry_run: options.dry_run,
+    };
+    if !sink.problems.is_empty() {
+        return Err(ExchangeError::Invalid {
+            problems: std::mem::take(&mut sink.problems),
+            warnings: std::mem::take(&mut summary.warnings),
+        });
+    }
+    Ok(summary)
+}
+
+/// Reads one source into a sink; returns its name and the format used.
+pub fn read_source(
+    source: &ImportSource,
+    sink: &mut dyn RecordSink,
+    now: Timestamp,
+) -> Result<(String, Format), ExchangeError> {
+    match source {
+        ImportSource::Path(path, format) => {
+            let format = match format {
+                Some(f) => *f,
+                None => detect::detect(path)?,
+            };
+            let name = path.display().to_string();
+            if format != Format::Hivelore && path.is_dir() {
+                return Err(ExchangeError::BadPath {
+                    path: path.clone(),
+                    reason: format!(
+                        "is a directory, not a {format} file (a directory is read as --format hivelore)"
+                    ),
+                });
+            }
+            match format {
+                Format::Hivelore => hivelore::read::read(path, &name, sink, now)?,
+                Format::Jsonl => {
+                    sink.file(&name);
+                    jsonl::read(lines::open(path)?, path, sink, now)?;
+                }
+                Format::McpMemory => {
+                    sink.file(&name);
+                    mcp_memory::read(lines::open(path)?, path, &name, sink, now)?;
+                }
+                Format::Openmemory => {
+                    sink.file(&name);
+                    openmemory::read(lines::open(path)?, path, &name, sink, now)?;
+                }
+            }
+            Ok((name, format))
+        }
+        ImportSource::Text { name, text, format } => {
+            sink.file(name);
+            let path = std::path::Path::new(name);
+            let bytes = text.as_bytes();
+            match format {
+                Format::Jsonl => jsonl::read(bytes, path, sink, now)?,
+                Format::McpMemory => mcp_memory::read(bytes, path, name, sink, now)?,
+                Format::Openmemory => openmemory::read(bytes, path, name, sink, now)?,
+                Format::Hivelore => {
+                    let stem = path
+                        .file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    hivelore::read::parse_memory(text, name, &stem, sink, &HashMap::new(), now);
+                }
+            }
+            Ok((name.clone(), *format))
+        }
+    }
+}
+
+/// Where a record was read: index into the run's file names, and line.
+type Place = (u32, u32);
+
+/// The sink that writes into the store and checks ids.
+struct StoreSink<'a, 'w> {
+    bulk: &'a mut BulkWriter<'w>,
+    on_conflict: OnConflict,
+    /// Document numbers from here on were handed out by this run.
+    first_doc: u32,
+    files: Vec<String>,
+    /// Place of each new memory, indexed by `doc - first_doc`.
+    new_places: Vec<Place>,
+    /// Place of each record that met a memory already stored.
+    stored_places: HashMap<u32, Place>,
+    problems: Problems,
+    warnings: Problems,
+    read: usize,
+    added: usize,
+    replaced: usize,
+    skipped: usize,
+    failure: Option<StoreError>,
+}
+
+impl<'a, 'w> StoreSink<'a, 'w> {
+    fn new(bulk: &'a mut BulkWriter<'w>, on_conflict: OnConflict) -> StoreSink<'a, 'w> {
+        let first_doc = bulk.next_doc();
+        StoreSink {
+            bulk,
+            on_conflict,
+            first_doc,
+            files: Vec::new(),
+            new_places: Vec::new(),
+            stored_places: HashMap::new(),
+            problems: Problems::default(),
+            warnings: Problems::default(),
+            read: 0,
+            added: 0,
+            replaced: 0,
+            skipped: 0,
+            failure: None,
+        }
+    }
+
+    fn current(&self) -> u32 {
+        u32::try_from(self.files.len().saturating_sub(1)).unwrap_or(u32::MAX)
+    }
+
+    fn at(&self, line: usize, field: &str, reason: String) -> ImportError {
+        ImportError {
+            file: self.files.last().cloned().unwrap_or_default(),
+            line,
+            field: field.to_string(),
+            reason,
+        }
+    }
+
+    fn place_name(&self, (file, line): Place) -> String {
+        format!(
+            "{}:{line}",
+            self.files.get(file as usize).map_or("?", String::as_str)
+        )
+    }
+
+    fn store(&mut self, memory: &Memory, encoded: &[u8], place: Place) -> Result<(), StoreError> {
+        match self.bulk.doc_of(&memory.id)? {
+            Some(doc) => {
+                let earlier = doc
+                    .checked_sub(self.first_doc)
+                    .and_then(|i| self.new_places.get(i as usize).copied())
+                    .or_else(|| self.stored_places.get(&doc).copied());
+                if let Some(earlier) = earlier {
+                    let reason = format!("duplicate of {}", self.place_name(earlier));
+                    self.problems.push(self.at(place.1 as usize, "id", reason));
+                    return Ok(());
+                }
+                self.stored_places.insert(doc, place);
+                match self.on_conflict {
+                    OnConflict::Fail => {
+                        let reason = format!(
+                            "`{}` is already in the store (use --on-conflict skip or overwrite)",
+                            memory.id
+                        );
+                        self.problems.push(self.at(place.1 as usize, "id", reason));
+                    }
+                    OnConflict::Skip => self.skipped += 1,
+                    OnConflict::Overwrite => {
+                        self.bulk.put_encoded(memory, encoded)?;
+                        self.replaced += 1;
+                    }
+                }
+            }
+            None => {
+                self.bulk.insert_new_encoded(memory, encoded)?;
+                self.new_places.push(place);
+                self.added += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl StoreSink<'_, '_> {
+    /// Applies one event from the reader thread.
+    fn apply(&mut self, event: Event) {
+        match event {
+            Event::File(name) => {
+                if self.files.last().is_none_or(|last| *last != name) {
+                    self.files.push(name);
+                }
+            }
+            Event::Memory(line, memory, encoded) => {
+                if self.failure.is_some() {
+                    return;
+                }
+                self.read += 1;
+                let place = (self.current(), u32::try_from(line).unwrap_or(u32::MAX));
+                if let Err(e) = self.store(&memory, &encoded, place) {
+                    self.failure = Some(e);
+                }
+            }
+            Event::Problem(line, field, reason) => {
+                let e = self.at(line, &field, reason);
+                self.problems.push(e);
+            }
+            Event::Warning(line, field, reason) => {
+                let w = self.at(line, &field, reason);
+                self.warnings.push(w);
+            }
+        }
+    }
+}

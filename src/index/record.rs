@@ -1,0 +1,459 @@
+//! The search record: exactly what search needs of one memory, in a compact binary form
+//! stored beside it, so opening a store never has to parse every memory's JSON.
+
+use super::tokenize::{for_each_field, for_each_token, fuzzy_haystack, literal_haystack};
+use crate::model::{FEEL_COUNT, Memory, Scope, Status};
+use std::collections::HashMap;
+
+/// Version byte at the start of every encoded record; a record with another version is
+/// rebuilt from the memory itself.
+pub const RECORD_VERSION: u8 = 1;
+
+/// What search keeps of one memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchRecord {
+    /// The memory's id.
+    pub id: String,
+    /// Its type.
+    pub memory_type: String,
+    /// Its scope.
+    pub scope: Scope,
+    /// Its status.
+    pub status: Status,
+    /// Its module.
+    pub module: Option<String>,
+    /// Its tags.
+    pub tags: Vec<String>,
+    /// weight.
+    pub weight: f64,
+    /// trust.
+    pub trust: f64,
+    /// confidence.
+    pub confidence: Option<f64>,
+    /// created_at, nanoseconds since the epoch.
+    pub created_at: i64,
+    /// updated_at, nanoseconds since the epoch.
+    pub updated_at: i64,
+    /// True when soft-deleted.
+    pub deleted: bool,
+    /// read_count.
+    pub read_count: u32,
+    /// rating_sum.
+    pub rating_sum: u32,
+    /// rating_count.
+    pub rating_count: u32,
+    /// rem_visits.
+    pub rem_visits: Option<u32>,
+    /// The `feel_*` scores, indexed like `FEEL_DIMS`.
+    pub feel: [Option<f64>; FEEL_COUNT],
+    /// Relationship targets (for relationship_count, which depends on the whole store).
+    pub targets: Vec<String>,
+    /// The lowercased literal haystack.
+    pub literal: String,
+    /// The fuzzy haystack.
+    pub fuzzy: String,
+    /// Distinct BM25 terms with their frequency, in order of first appearance.
+    pub terms: Vec<(String, u32)>,
+    /// Number of BM25 tokens in the document (its length, dl).
+    pub length: u32,
+}
+
+impl SearchRecord {
+    /// The search record of a memory.
+    pub fn of(m: &Memory) -> SearchRecord {
+        let mut terms: Vec<(String, u32)> = Vec::new();
+        let mut position: HashMap<String, usize> = HashMap::new();
+        let mut length = 0u32;
+        for_each_field(m, |field| {
+            for_each_token(field, |t| {
+                length = length.saturating_add(1);
+                match position.get(t) {
+                    Some(&i) => terms[i].1 += 1,
+                    None => {
+                        position.insert(t.to_string(), terms.len());
+                        terms.push((t.to_string(), 1));
+                    }
+                }
+            })
+        });
+        SearchRecord {
+            id: m.id.clone(),
+            memory_type: m.memory_type.clone(),
+            scope: m.scope,
+            status: m.status,
+            module: m.module.clone(),
+            tags: m.tags.clone(),
+            weight: m.weight,
+            trust: m.trust,
+            confidence: m.confidence,
+            created_at: m.created_at.0,
+            updated_at: m.updated_at.0,
+            deleted: m.deleted_at.is_some(),
+            read_count: m.read_count,
+            rating_sum: m.rating_sum,
+            rating_count: m.rating_count,
+            rem_visits: m.rem_visits,
+            feel: m.feel,
+            targets: m.relationships.iter().map(|r| r.target.clone()).collect(),
+            literal: literal_haystack(m),
+            fuzzy: fuzzy_haystack(m),
+            terms,
+            length,
+        }
+    }
+
+    /// The record in its stored form.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Vec::with_capacity(self.literal.len() * 2 + self.fuzzy.len() + 128);
+        w.push(RECORD_VERSION);
+        put_str(&mut w, &self.id);
+        put_str(&mut w, &self.memory_type);
+        w.push(scope_code(self.scope));
+        w.push(status_code(self.status));
+        put_opt_str(&mut w, self.module.as_deref());
+        put_list(&mut w, &self.tags);
+        w.extend(self.weight.to_le_bytes());
+        w.extend(self.trust.to_le_bytes());
+        put_opt_f64(&mut w, self.confidence);
+        w.extend(self.created_at.to_le_bytes());
+        w.extend(self.updated_at.to_le_bytes());
+        w.push(u8::from(self.deleted));
+        put_u32(&mut w, self.read_count);
+        put_u32(&mut w, self.rating_sum);
+        put_u32(&mut w, self.rating_count);
+        match self.rem_visits {
+            Some(v) => {
+                w.push(1);
+                put_u32(&mut w, v);
+            }
+            None => w.push(0),
+        }
+        let mask = self
+            .feel
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.is_some())
+            .fold(0u32, |m, (i, _)| m | (1 << i));
+        put_u32(&mut w, mask);
+        for v in self.feel.iter().flatten() {
+            w.extend(v.to_le_bytes());
+        }
+        put_list(&mut w, &self.targets);
+        put_str(&mut w, &self.literal);
+        put_str(&mut w, &self.fuzzy);
+        put_u32(&mut w, self.length);
+        put_u32(&mut w, len_u32(self.terms.len()));
+        for (t, tf) in &self.terms {
+            put_str(&mut w, t);
+            put_u32(&mut w, *tf);
+        }
+        w
+    }
+
+    /// Reads a stored record; `None` when it is damaged or of another version.
+    pub fn decode(bytes: &[u8]) -> Option<SearchRecord> {
+        let v = RecordView::parse(bytes)?;
+        let own = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        Some(SearchRecord {
+            id: v.id.to_string(),
+            memory_type: v.memory_type.to_string(),
+            scope: v.scope,
+            status: v.status,
+            module: v.module.map(str::to_string),
+            tags: own(&v.tags),
+            weight: v.weight,
+            trust: v.trust,
+            confidence: v.confidence,
+            created_at: v.created_at,
+            updated_at: v.updated_at,
+            deleted: v.deleted,
+            read_count: v.read_count,
+            rating_sum: v.rating_sum,
+            rating_count: v.rating_count,
+            rem_visits: v.rem_visits,
+            feel: v.feel,
+            targets: own(&v.targets),
+            literal: String::from_utf8(v.literal.to_vec()).ok()?,
+            fuzzy: v.fuzzy.to_string(),
+            terms: v
+                .terms()
+                .map(|(t, tf)| Some((String::from_utf8(t.to_vec()).ok()?, tf)))
+                .collect::<Option<Vec<_>>>()?,
+            length: v.length,
+        })
+    }
+}
+
+/// A stored record read in place: strings borrow the stored bytes.
+#[derive(Debug, Clone)]
+pub struct RecordView<'a> {
+    /// The memory's id.
+    pub id: &'a str,
+    /// Its type.
+    pub memory_type: &'a str,
+    /// Its scope.
+    pub scope: Scope,
+    /// Its status.
+    pub status: Status,
+    /// Its module.
+    pub module: Option<&'a str>,
+    /// Its tags.
+    pub tags: Vec<&'a str>,
+    /// weight.
+    pub weight: f64,
+    /// trust.
+    pub trust: f64,
+    /// confidence.
+    pub confidence: Option<f64>,
+    /// created_at, nanoseconds since the epoch.
+    pub created_at: i64,
+    /// updated_at, nanoseconds since the epoch.
+    pub updated_at: i64,
+    /// True when soft-deleted.
+    pub deleted: bool,
+    /// read_count.
+    pub read_count: u32,
+    /// rating_sum.
+    pub rating_sum: u32,
+    /// rating_count.
+    pub rating_count: u32,
+    /// rem_visits.
+    pub rem_visits: Option<u32>,
+    /// The `feel_*` scores.
+    pub feel: [Option<f64>; FEEL_COUNT],
+    /// Relationship targets.
+    pub targets: Vec<&'a str>,
+    /// The lowercased literal haystack (UTF-8, not re-validated when read).
+    pub literal: &'a [u8],
+    /// The fuzzy haystack.
+    pub fuzzy: &'a str,
+    /// Number of BM25 tokens.
+    pub length: u32,
+    term_bytes: &'a [u8],
+}
+
+impl<'a> RecordView<'a> {
+    /// Reads a stored record in place; `None` when it is damaged or of another version.
+    pub fn parse(bytes: &'a [u8]) -> Option<RecordView<'a>> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.u8()? != RECORD_VERSION {
+            return None;
+        }
+        let id = r.str()?;
+        let memory_type = r.str()?;
+        let scope = *Scope::ALL.get(usize::from(r.u8()?))?;
+        let status = *Status::ALL.get(usize::from(r.u8()?))?;
+        let module = match r.u8()? {
+            0 => None,
+            _ => Some(r.str()?),
+        };
+        let tags = r.list()?;
+        let weight = r.f64()?;
+        let trust = r.f64()?;
+        let confidence = r.opt_f64()?;
+        let created_at = i64::from_le_bytes(r.take(8)?.try_into().ok()?);
+        let updated_at = i64::from_le_bytes(r.take(8)?.try_into().ok()?);
+        let deleted = r.u8()? != 0;
+        let read_count = r.u32()?;
+        let rating_sum = r.u32()?;
+        let rating_count = r.u32()?;
+        let rem_visits = match r.u8()? {
+            0 => None,
+            _ => Some(r.u32()?),
+        };
+        let mask = r.u32()?;
+        let mut feel = [None; FEEL_COUNT];
+        for (i, slot) in feel.iter_mut().enumerate() {
+            if mask & (1 << i) != 0 {
+                *slot = Some(r.f64()?);
+            }
+        }
+        let targets = r.list()?;
+        let literal = r.bytes()?;
+        let fuzzy = r.str()?;
+        let length = r.u32()?;
+        let term_count = r.u32()?;
+        let term_bytes = &bytes[r.at..];
+        let view = RecordView {
+            id,
+            memory_type,
+            scope,
+            status,
+            module,
+            tags,
+            weight,
+            trust,
+            confidence,
+            created_at,
+            updated_at,
+            deleted,
+            read_count,
+            rating_sum,
+            rating_count,
+            rem_visits,
+            feel,
+            targets,
+            literal,
+            fuzzy,
+            length,
+            term_bytes,
+        };
+        // every term must be readable and nothing may follow them
+        let mut check = Reader {
+            bytes: term_bytes,
+            at: 0,
+        };
+        for _ in 0..term_count {
+            check.bytes()?;
+            check.u32()?;
+        }
+        (check.at == term_bytes.len()).then_some(view)
+    }
+
+    /// The distinct terms (UTF-8 bytes) with their frequencies, in order of first
+    /// appearance.
+    pub fn terms(&self) -> impl Iterator<Item = (&'a [u8], u32)> + use<'a> {
+        section_terms(self.term_bytes)
+    }
+
+    /// The stored term section as it is (read it with [`section_terms`]).
+    pub fn term_section(&self) -> &'a [u8] {
+        self.term_bytes
+    }
+}
+
+/// The terms of a stored term section (see [`RecordView::term_section`]): each a
+/// length-prefixed UTF-8 term and its frequency; stops at the first damaged entry.
+pub fn section_terms(section: &[u8]) -> impl Iterator<Item = (&[u8], u32)> {
+    let mut r = Reader {
+        bytes: section,
+        at: 0,
+    };
+    std::iter::from_fn(move || {
+        if r.at >= r.bytes.len() {
+            return None;
+        }
+        Some((r.bytes()?, r.u32()?))
+    })
+}
+
+fn scope_code(s: Scope) -> u8 {
+    Scope::ALL.iter().position(|x| *x == s).unwrap_or(0) as u8
+}
+
+fn status_code(s: Status) -> u8 {
+    Status::ALL.iter().position(|x| *x == s).unwrap_or(0) as u8
+}
+
+fn len_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn put_u32(w: &mut Vec<u8>, v: u32) {
+    w.extend(v.to_le_bytes());
+}
+
+fn put_str(w: &mut Vec<u8>, s: &str) {
+    put_u32(w, len_u32(s.len()));
+    w.extend(s.as_bytes());
+}
+
+fn put_opt_str(w: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => {
+            w.push(1);
+            put_str(w, s);
+        }
+        None => w.push(0),
+    }
+}
+
+fn put_opt_f64(w: &mut Vec<u8>, v: Option<f64>) {
+    match v {
+        Some(v) => {
+            w.push(1);
+            w.extend(v.to_le_bytes());
+        }
+        None => w.push(0),
+    }
+}
+
+fn put_list(w: &mut Vec<u8>, items: &[String]) {
+    put_u32(w, len_u32(items.len()));
+    for s in items {
+        put_str(w, s);
+    }
+}
+
+/// A cursor over an encoded record that fails softly on truncated input.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let end = self.at.checked_add(n)?;
+        let out = self.bytes.get(self.at..end)?;
+        self.at = end;
+        Some(out)
+    }
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+    fn f64(&mut self) -> Option<f64> {
+        Some(f64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = self.u32()? as usize;
+        self.take(n)
+    }
+    fn str(&mut self) -> Option<&'a str> {
+        std::str::from_utf8(self.bytes()?).ok()
+    }
+    fn opt_f64(&mut self) -> Option<Option<f64>> {
+        match self.u8()? {
+            0 => Some(None),
+            _ => Some(Some(self.f64()?)),
+        }
+    }
+    fn list(&mut self) -> Option<Vec<&'a str>> {
+        let n = self.u32()? as usize;
+        let mut out = Vec::with_capacity(n.min(64));
+        for _ in 0..n {
+            out.push(self.str()?);
+        }
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Relationship, Timestamp};
+
+    #[test]
+    fn a_record_survives_encoding_and_rejects_truncation() {
+        let mut m = Memory::new("Id-1", "Body body TEXT", Timestamp(1_000));
+        m.title = Some("Title".into());
+        m.tags = vec!["x".into(), "yy".into()];
+        m.feel[3] = Some(0.25);
+        m.feel[16] = Some(-0.5);
+        m.rem_visits = Some(7);
+        m.relationships.push(Relationship {
+            target: "other".into(),
+            kind: "related".into(),
+            strength: None,
+        });
+        let rec = SearchRecord::of(&m);
+        assert_eq!(rec.terms[0], ("id".to_string(), 1));
+        assert!(rec.terms.contains(&("body".to_string(), 2)));
+        assert_eq!(rec.length, 7); // id, title, note, yy, body, body, text
+        let bytes = rec.encode();
+        assert_eq!(SearchRecord::decode(&bytes), Some(rec));
+        assert_eq!(SearchRecord::decode(&bytes[..bytes.len() - 1]), None);
+    }
+}

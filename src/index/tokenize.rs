@@ -1,0 +1,156 @@
+//! How text becomes searchable: BM25 tokens, the lowercased literal haystack and the
+//! fuzzy haystack, all defined once so the index, the engines and the tests agree.
+
+use crate::model::Memory;
+
+/// Longest headline part of the fuzzy haystack, in Unicode scalar values.
+pub const HEADLINE_CHARS: usize = 200;
+
+/// Calls `f` with every BM25 token of `text`: a maximal run of Unicode alphanumerics or
+/// `_` (found in the original text), lowercased, kept when the lowercased run has at
+/// least 2 characters.
+pub fn for_each_token(text: &str, mut f: impl FnMut(&str)) {
+    let mut start = None;
+    let mut buf = String::new();
+    let mut emit = |run: &str, buf: &mut String| {
+        if run.is_ascii() {
+            if run.len() >= 2 {
+                buf.clear();
+                buf.push_str(run);
+                buf.make_ascii_lowercase();
+                f(buf);
+            }
+        } else {
+            let lower = run.to_lowercase();
+            if lower.chars().nth(1).is_some() {
+                f(&lower);
+            }
+        }
+    };
+    for (i, c) in text.char_indices() {
+        let word = c.is_alphanumeric() || c == '_';
+        match (word, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                emit(&text[s..i], &mut buf);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        emit(&text[s..], &mut buf);
+    }
+}
+
+/// The BM25 tokens of `text`, in order.
+pub fn tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_token(text, |t| out.push(t.to_string()));
+    out
+}
+
+/// Calls `f` with each text field a memory is searched by, in the order of SPEC §3.2:
+/// id, title, type, module, each tag, body.
+pub fn for_each_field(m: &Memory, mut f: impl FnMut(&str)) {
+    f(&m.id);
+    if let Some(t) = &m.title {
+        f(t);
+    }
+    f(&m.memory_type);
+    if let Some(module) = &m.module {
+        f(module);
+    }
+    for tag in &m.tags {
+        f(tag);
+    }
+    f(&m.body);
+}
+
+/// The literal haystack: every searched field lowercased, joined by `\n`. A query word
+/// never contains whitespace, so it is a substring of the haystack exactly when it is a
+/// substring of one field.
+pub fn literal_haystack(m: &Memory) -> String {
+    let mut out = String::with_capacity(m.body.len() + m.id.len() + 32);
+    let mut first = true;
+    for_each_field(m, |field| {
+        if !first {
+            out.push('\n');
+        }
+        first = false;
+        if field.is_ascii() {
+            let start = out.len();
+            out.push_str(field);
+            out[start..].make_ascii_lowercase();
+        } else {
+            out.push_str(&field.to_lowercase());
+        }
+    });
+    out
+}
+
+/// The fuzzy haystack: HEADLINE, the tags and the id joined by single spaces, empty
+/// parts left out. HEADLINE is the title, or else the first non-blank body line,
+/// trimmed, cut to its first 200 characters.
+pub fn fuzzy_haystack(m: &Memory) -> String {
+    let headline: String = m.headline().chars().take(HEADLINE_CHARS).collect();
+    let mut parts: Vec<&str> = Vec::with_capacity(m.tags.len() + 2);
+    parts.push(&headline);
+    parts.extend(m.tags.iter().map(String::as_str));
+    parts.push(&m.id);
+    parts.retain(|p| !p.is_empty());
+    parts.join(" ")
+}
+
+/// The distinct query words of the literal engine: split on whitespace, lowercased,
+/// duplicates dropped (first occurrence kept).
+pub fn literal_words(query: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in query.split_whitespace() {
+        let w = w.to_lowercase();
+        if !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    out
+}
+
+/// The distinct BM25 tokens of a query, in order of first appearance.
+pub fn query_tokens(query: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for_each_token(query, |t| {
+        if !out.iter().any(|o| o == t) {
+            out.push(t.to_string());
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_lowercased_alphanumeric_runs_of_two_or_more() {
+        assert_eq!(
+            tokens("Foo_bar, a b2 x-yz ÉCOLE 42"),
+            ["foo_bar", "b2", "yz", "école", "42"]
+        );
+        assert!(tokens("!! a . b").is_empty());
+    }
+
+    #[test]
+    fn fuzzy_haystack_skips_empty_parts_and_cuts_the_headline() {
+        let mut m = Memory::new(
+            "id1",
+            "\n  first line  \nsecond",
+            crate::model::Timestamp(0),
+        );
+        assert_eq!(fuzzy_haystack(&m), "first line id1");
+        m.tags = vec!["t1".into(), "t2".into()];
+        m.title = Some("é".repeat(250));
+        let h = fuzzy_haystack(&m);
+        assert!(h.starts_with(&"é".repeat(200)));
+        assert!(h.ends_with(" t1 t2 id1"));
+    }
+}

@@ -1,0 +1,149 @@
+//! `memlens search`: its flags (SPEC §4) and what it prints.
+
+use crate::search::output;
+use crate::search::request::{BrowseMode, Engine, Filters, NumericField, Order, SearchRequest};
+use crate::search::searcher::Searcher;
+use crate::store::Store;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+
+/// The flags of `memlens search` (every subcommand's `--db` lives elsewhere).
+#[derive(Debug, Clone, clap::Args)]
+pub struct SearchArgs {
+    /// How the query is matched.
+    #[arg(long, default_value = "literal",
+          value_parser = PossibleValuesParser::new(["literal", "bm25", "fuzzy"]).map(|s| parse_engine(&s)))]
+    pub engine: Engine,
+    /// The order of the list (default: relevance with a query, time without).
+    #[arg(long, value_parser = PossibleValuesParser::new(
+        ["relevance", "time", "density", "rating", "discovery", "property", "significance"]))]
+    pub mode: Option<String>,
+    /// The numeric field of `--mode property` (implies it when --mode is left out).
+    #[arg(long, value_name = "FIELD", value_parser = parse_field,
+          required_if_eq("mode", "property"))]
+    pub sort_field: Option<NumericField>,
+    /// Ascending or descending (default: the mode's own, descending).
+    #[arg(long, value_parser = PossibleValuesParser::new(["asc", "desc"]).map(|s| parse_order(&s)))]
+    pub order: Option<Order>,
+    /// A filter KEY=VALUE (repeatable), e.g. `type=decision,gotcha`, `feel_humor=0.5..1`.
+    #[arg(long = "filter", value_name = "KEY=VALUE", value_parser = parse_filter)]
+    pub filters: Vec<String>,
+    /// Results to print at most.
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    /// Results to skip.
+    #[arg(long, default_value_t = 0)]
+    pub offset: usize,
+    /// Count the printed results as read (read_count + 1, last_read_at = now).
+    #[arg(long)]
+    pub track: bool,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// The query; several words are joined by spaces. Empty = browse.
+    #[arg(value_name = "QUERY")]
+    pub query: Vec<String>,
+}
+
+fn parse_engine(s: &str) -> Engine {
+    Engine::ALL
+        .into_iter()
+        .find(|e| e.as_str() == s)
+        .unwrap_or_default()
+}
+
+fn parse_order(s: &str) -> Order {
+    if s == "asc" { Order::Asc } else { Order::Desc }
+}
+
+fn parse_field(s: &str) -> Result<NumericField, String> {
+    NumericField::parse(s).ok_or_else(|| {
+        format!(
+            "unknown numeric field `{s}`; one of {}",
+            NumericField::all()
+                .iter()
+                .map(|f| f.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+fn parse_filter(s: &str) -> Result<String, String> {
+    Filters::default()
+        .apply_arg(s)
+        .map(|()| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// A `memlens search` invocation that cannot run as given.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchCommandError {
+    /// A flag combination that makes no sense.
+    #[error("{0}")]
+    Usage(String),
+    /// A filter that does not parse.
+    #[error(transparent)]
+    Filter(#[from] crate::search::FilterError),
+}
+
+impl SearchArgs {
+    /// The request these flags describe.
+    pub fn request(&self) -> Result<SearchRequest, SearchCommandError> {
+        let mut filters = Filters::default();
+        for f in &self.filters {
+            filters.apply_arg(f)?;
+        }
+        let mode = match (self.mode.as_deref(), self.sort_field) {
+            (None, Some(f)) | (Some("property"), Some(f)) => BrowseMode::Property(f),
+            (Some("property"), None) => {
+                return Err(SearchCommandError::Usage(
+                    "--mode property needs --sort-field FIELD".into(),
+                ));
+            }
+            (Some(m), Some(_)) => {
+                return Err(SearchCommandError::Usage(format!(
+                    "--sort-field applies to --mode property, not --mode {m}"
+                )));
+            }
+            (None, None) => BrowseMode::Relevance,
+            (Some(m), None) => match m {
+                "time" => BrowseMode::Time,
+                "density" => BrowseMode::Density,
+                "rating" => BrowseMode::Rating,
+                "discovery" => BrowseMode::Discovery,
+                "significance" => BrowseMode::Significance,
+                _ => BrowseMode::Relevance,
+            },
+        };
+        Ok(SearchRequest {
+            query: self.query.join(" "),
+            engine: self.engine,
+            filters,
+            mode,
+            order: self.order,
+            offset: self.offset,
+            limit: self.limit,
+        })
+    }
+}
+
+/// Runs `memlens search` on an open store, printing to `out`.
+pub fn run(store: &Store, args: &SearchArgs, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    let req = args.request()?;
+    let searcher = Searcher::open(store.read()?)?;
+    let mut resp = searcher.search(&req);
+    if args.track && !resp.hits.is_empty() {
+        let ids: Vec<String> = resp.hits.iter().map(|h| h.memory.id.clone()).collect();
+        let updated = crate::curate::track_reads(store, &ids)?;
+        for (hit, memory) in resp.hits.iter_mut().zip(updated) {
+            hit.memory = memory;
+        }
+    }
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &output::response_json(&req, &resp))?;
+        writeln!(out)?;
+    } else {
+        out.write_all(output::table(&req, &resp).as_bytes())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,412 @@
+//! The in-memory search state: one slot per memory, with columns for every field that
+//! filters and browse modes read, the haystacks, and BM25 postings.
+
+use crate::index::RecordView;
+use crate::index::record::section_terms;
+use std::sync::OnceLock;
+use crate::model::derived::{RATING_PRIOR_MEAN, RATING_PRIOR_WEIGHT};
+use crate::model::{Composite, FEEL_COUNT, Scope, Status, Timestamp};
+use crate::search::request::NumericField;
+use foldhash::HashMap;
+
+/// Many strings in one buffer; string `i` is `text[starts[i]..starts[i + 1]]`.
+#[derive(Debug, Default)]
+pub(crate) struct Arena {
+    pub text: String,
+    pub starts: Vec<usize>,
+}
+
+impl Arena {
+    fn new() -> Arena {
+        Arena {
+            text: String::new(),
+            starts: vec![0],
+        }
+    }
+    fn push(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.starts.push(self.text.len());
+    }
+    /// String number `i`.
+    pub fn get(&self, i: usize) -> &str {
+        &self.text[self.starts[i]..self.starts[i + 1]]
+    }
+}
+
+/// Many byte strings in one buffer, like [`Arena`].
+#[derive(Debug, Default)]
+pub(crate) struct ByteArena {
+    bytes: Vec<u8>,
+    starts: Vec<usize>,
+}
+
+impl ByteArena {
+    fn new() -> ByteArena {
+        ByteArena {
+            bytes: Vec::new(),
+            starts: vec![0],
+        }
+    }
+    fn push(&mut self, b: &[u8]) {
+        self.bytes.extend_from_slice(b);
+        self.starts.push(self.bytes.len());
+    }
+    /// Bytes number `i`.
+    pub fn get(&self, i: usize) -> &[u8] {
+        &self.bytes[self.starts[i]..self.starts[i + 1]]
+    }
+}
+
+/// Interned names (types, modules, tags) with their numbers.
+#[derive(Debug, Default)]
+pub(crate) struct Names {
+    pub numbers: HashMap<Box<str>, u32>,
+}
+
+impl Names {
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&n) = self.numbers.get(name) {
+            return n;
+        }
+        let n = self.numbers.len() as u32;
+        self.numbers.insert(name.into(), n);
+        n
+    }
+    /// The number of a name, if any memory has it.
+    pub fn number(&self, name: &str) -> Option<u32> {
+        self.numbers.get(name).copied()
+    }
+}
+
+/// A numeric column; `NaN` marks an absent value. An empty column has no value at all.
+#[derive(Debug, Default)]
+pub(crate) struct Column(pub Vec<f64>);
+
+impl Column {
+    fn get(&self, slot: usize) -> Option<f64> {
+        self.0.get(slot).copied().filter(|v| !v.is_nan())
+    }
+}
+
+/// Term → term number. Terms of up to 15 bytes are keyed inline (no pointer to chase
+/// while loading millions of them); longer ones by their bytes.
+#[derive(Debug, Default)]
+pub(crate) struct TermIds {
+    short: HashMap<u128, u32>,
+    long: HashMap<Box<[u8]>, u32>,
+}
+
+fn inline_key(term: &[u8]) -> Option<u128> {
+    if term.len() > 15 {
+        return None;
+    }
+    let mut key = [0u8; 16];
+    key[..term.len()].copy_from_slice(term);
+    key[15] = term.len() as u8;
+    Some(u128::from_le_bytes(key))
+}
+
+impl TermIds {
+    /// The number of a term, if any document has it.
+    pub fn get(&self, term: &[u8]) -> Option<u32> {
+        match inline_key(term) {
+            Some(k) => self.short.get(&k).copied(),
+            None => self.long.get(term).copied(),
+        }
+    }
+    /// The number of a term, given the next free number when it is new.
+    fn intern(&mut self, term: &[u8]) -> u32 {
+        let next = (self.short.len() + self.long.len()) as u32;
+        match inline_key(term) {
+            Some(k) => *self.short.entry(k).or_insert(next),
+            None => match self.long.get(term) {
+                Some(&id) => id,
+                None => {
+                    self.long.insert(term.into(), next);
+                    next
+                }
+            },
+        }
+    }
+    /// Number of distinct terms.
+    pub fn len(&self) -> usize {
+        self.short.len() + self.long.len()
+    }
+}
+
+/// BM25 postings of every term: term `t` occurs in `slots[starts[t]..starts[t + 1]]`
+/// (ascending) with the frequencies at the same positions of `tfs`.
+#[derive(Debug, Default)]
+pub(crate) struct Postings {
+    pub terms: TermIds,
+    pub starts: Vec<usize>,
+    pub slots: Vec<u32>,
+    pub tfs: Vec<u32>,
+}
+
+impl Postings {
+    /// The slots and frequencies of a term.
+    pub fn get(&self, term: &str) -> Option<(&[u32], &[u32])> {
+        let t = self.terms.get(term.as_bytes())? as usize;
+        let range = self.starts[t]..self.starts[t + 1];
+        Some((&self.slots[range.clone()], &self.tfs[range]))
+    }
+}
+
+/// The columns of every loaded memory, indexed by slot.
+#[derive(Debug, Default)]
+pub(crate) struct Corpus {
+    pub docs: Vec<u32>,
+    pub ids: Arena,
+    pub raw: ByteArena,
+    pub literal: ByteArena,
+    pub fuzzy: Arena,
+    pub created: Vec<i64>,
+    pub updated: Vec<i64>,
+    pub types: Vec<u32>,
+    pub type_names: Names,
+    pub scope: Vec<Scope>,
+    pub status: Vec<Status>,
+    pub module: Vec<u32>,
+    pub module_names: Names,
+    pub tags: Vec<u32>,
+    pub tag_starts: Vec<usize>,
+    pub tag_names: Names,
+    pub deleted: Vec<bool>,
+    pub weight: Vec<f64>,
+    pub trust: Vec<f64>,
+    pub confidence: Column,
+    pub read_count: Vec<u32>,
+    pub rating_sum: Vec<u32>,
+    pub rating_count: Vec<u32>,
+    pub rating_bayesian: Vec<f64>,
+    pub rem_visits: Vec<Option<u32>>,
+    pub feel: Vec<Column>,
+    pub composites: Vec<Column>,
+    pub relationship_count: Vec<u32>,
+    pub lengths: Vec<u32>,
+    /// Each slot's stored term section (terms with frequencies), for BM25 by scanning.
+    pub terms: ByteArena,
+    /// The inverted index, built from `terms` on first need (see `Searcher::warm`).
+    pub postings: OnceLock<Postings>,
+    /// Slot → position in the order created_at desc, id asc (every tie-break).
+    pub time_rank: Vec<u32>,
+    targets: Arena,
+    target_starts: Vec<usize>,
+}
+
+/// "No module" in the module column.
+pub(crate) const NO_MODULE: u32 = u32::MAX;
+
+impl Corpus {
+    /// An empty corpus ready for `push`.
+    pub fn new() -> Corpus {
+        Corpus {
+            ids: Arena::new(),
+            raw: ByteArena::new(),
+            tag_starts: vec![0],
+            targets: Arena::new(),
+            target_starts: vec![0],
+            terms: ByteArena::new(),
+            literal: ByteArena::new(),
+            fuzzy: Arena::new(),
+            feel: (0..FEEL_COUNT).map(|_| Column::default()).collect(),
+            composites: (0..3).map(|_| Column::default()).collect(),
+            ..Corpus::default()
+        }
+    }
+
+    /// Number of slots.
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// Adds one memory: its document number, stored bytes and search record.
+    /// `raw` is the stored memory when the searcher keeps its own copy of them.
+    pub fn push(&mut self, doc: u32, raw: Option<&[u8]>, rec: &RecordView<'_>) {
+        let slot = self.docs.len();
+        self.docs.push(doc);
+        if let Some(raw) = raw {
+            self.raw.push(raw);
+        }
+        self.ids.push(rec.id);
+        self.literal.push(rec.literal);
+        self.fuzzy.push(rec.fuzzy);
+        self.created.push(rec.created_at);
+        self.updated.push(rec.updated_at);
+        let t = self.type_names.intern(rec.memory_type);
+        self.types.push(t);
+        self.scope.push(rec.scope);
+        self.status.push(rec.status);
+        let module = match rec.module {
+            Some(m) => self.module_names.intern(m),
+            None => NO_MODULE,
+        };
+        self.module.push(module);
+        for tag in &rec.tags {
+            let n = self.tag_names.intern(tag);
+            self.tags.push(n);
+        }
+        self.tag_starts.push(self.tags.len());
+        self.deleted.push(rec.deleted);
+        self.weight.push(rec.weight);
+        self.trust.push(rec.trust);
+        push_opt(&mut self.confidence, slot, rec.confidence);
+        self.read_count.push(rec.read_count);
+        self.rating_sum.push(rec.rating_sum);
+        self.rating_count.push(rec.rating_count);
+        self.rating_bayesian.push(
+            (f64::from(rec.rating_sum) + RATING_PRIOR_MEAN * RATING_PRIOR_WEIGHT)
+                / (f64::from(rec.rating_count) + RATING_PRIOR_WEIGHT),
+        );
+        self.rem_visits.push(rec.rem_visits);
+        for (i, v) in rec.feel.iter().enumerate() {
+            push_opt(&mut self.feel[i], slot, *v);
+        }
+        for (i, c) in Composite::ALL.into_iter().enumerate() {
+            push_opt(&mut self.composites[i], slot, c.compute(&rec.feel));
+        }
+        self.lengths.push(rec.length);
+        self.terms.push(rec.term_section());
+        for t in &rec.targets {
+            self.targets.push(t);
+        }
+        self.target_starts.push(self.targets.starts.len() - 1);
+    }
+
+    /// The tags of a slot, as tag numbers.
+    pub fn tags_of(&self, slot: usize) -> &[u32] {
+        &self.tags[self.tag_starts[slot]..self.tag_starts[slot + 1]]
+    }
+
+    /// The terms of a slot with their frequencies.
+    pub fn terms_of(&self, slot: usize) -> impl Iterator<Item = (&[u8], u32)> {
+        section_terms(self.terms.get(slot))
+    }
+
+    /// The inverted index, building it on first call (counting sort by term).
+    pub fn postings(&self) -> &Postings {
+        self.postings.get_or_init(|| {
+            let mut ids = TermIds::default();
+            let mut doc_terms: Vec<(u32, u32)> = Vec::new();
+            let mut doc_starts = vec![0usize];
+            for slot in 0..self.len() {
+                for (term, tf) in self.terms_of(slot) {
+                    doc_terms.push((ids.intern(term), tf));
+                }
+                doc_starts.push(doc_terms.len());
+            }
+            let count = ids.len();
+            let mut starts = vec![0usize; count + 1];
+            for &(t, _) in &doc_terms {
+                starts[t as usize + 1] += 1;
+            }
+            for i in 0..count {
+                starts[i + 1] += starts[i];
+            }
+            let mut fill = starts.clone();
+            let mut slots = vec![0u32; doc_terms.len()];
+            let mut tfs = vec![0u32; doc_terms.len()];
+            for slot in 0..self.len() {
+                for &(t, tf) in &doc_terms[doc_starts[slot]..doc_starts[slot + 1]] {
+                    let at = &mut fill[t as usize];
+                    slots[*at] = slot as u32;
+                    tfs[*at] = tf;
+                    *at += 1;
+                }
+            }
+            Postings {
+                terms: ids,
+                starts,
+                slots,
+                tfs,
+            }
+        })
+    }
+
+    /// Derives what depends on the whole collection: relationship counts, time ranks,
+    /// and pads sparse columns.
+    pub fn finish(&mut self) {
+        let n = self.len();
+        for col in self.feel.iter_mut().chain(self.composites.iter_mut()) {
+            pad(col, n);
+        }
+        pad(&mut self.confidence, n);
+        let mut slot_of: HashMap<&str, u32> = HashMap::default();
+        slot_of.reserve(n);
+        for i in 0..n {
+            slot_of.insert(self.ids.get(i), i as u32);
+        }
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        for a in 0..n {
+            for k in self.target_starts[a]..self.target_starts[a + 1] {
+                if let Some(&b) = slot_of.get(self.targets.get(k))
+                    && b as usize != a
+                {
+                    let a = a as u32;
+                    edges.push((a.min(b), a.max(b)));
+                }
+            }
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        let mut counts = vec![0u32; n];
+        for (a, b) in edges {
+            counts[a as usize] += 1;
+            counts[b as usize] += 1;
+        }
+        drop(slot_of);
+        self.relationship_count = counts;
+        self.targets = Arena::new();
+        self.target_starts = Vec::new();
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        order.sort_unstable_by(|&a, &b| {
+            let (a, b) = (a as usize, b as usize);
+            self.created[b]
+                .cmp(&self.created[a])
+                .then_with(|| self.ids.get(a).cmp(self.ids.get(b)))
+        });
+        let mut rank = vec![0u32; n];
+        for (pos, &slot) in order.iter().enumerate() {
+            rank[slot as usize] = pos as u32;
+        }
+        self.time_rank = rank;
+    }
+
+    /// The value of a numeric field for a slot, computed exactly as
+    /// [`NumericField::value`] computes it from a memory.
+    pub fn value(&self, slot: usize, field: NumericField) -> Option<f64> {
+        match field {
+            NumericField::Feel(i) => self.feel.get(i)?.get(slot),
+            NumericField::Composite(c) => {
+                let i = Composite::ALL.iter().position(|x| *x == c)?;
+                self.composites[i].get(slot)
+            }
+            NumericField::Weight => Some(self.weight[slot]),
+            NumericField::Trust => Some(self.trust[slot]),
+            NumericField::Confidence => self.confidence.get(slot),
+            NumericField::RatingBayesian => Some(self.rating_bayesian[slot]),
+            NumericField::RatingCount => Some(f64::from(self.rating_count[slot])),
+            NumericField::RelationshipCount => Some(f64::from(self.relationship_count[slot])),
+            NumericField::ReadCount => Some(f64::from(self.read_count[slot])),
+            NumericField::RemVisits => self.rem_visits[slot].map(f64::from),
+            NumericField::CreatedAt => Some(Timestamp(self.created[slot]).as_secs_f64()),
+            NumericField::UpdatedAt => Some(Timestamp(self.updated[slot]).as_secs_f64()),
+        }
+    }
+}
+
+fn push_opt(col: &mut Column, slot: usize, v: Option<f64>) {
+    if let Some(v) = v {
+        if col.0.len() < slot {
+            col.0.resize(slot, f64::NAN);
+        }
+        col.0.push(v);
+    }
+}
+
+fn pad(col: &mut Column, n: usize) {
+    if !col.0.is_empty() && col.0.len() < n {
+        col.0.resize(n, f64::NAN);
+    }
+}

@@ -1,0 +1,117 @@
+//! Running the chosen engine over the filtered set: which memories match, with what
+//! score, and which notice the user sees.
+
+use crate::index::tokenize::{literal_words, query_tokens};
+use crate::search::corpus::Corpus;
+use crate::search::request::{Engine, MatchQuality};
+use crate::search::{bm25, fuzzy, literal};
+
+/// One matching memory and its relevance score (literal: the number of words matched).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Match {
+    /// The memory's slot.
+    pub slot: u32,
+    /// Relevance: BM25 or fuzzy score, or the literal words matched.
+    pub score: f64,
+}
+
+/// Below this many memories a scan runs on one thread.
+const PARALLEL_FROM: usize = 16_384;
+
+/// `f` over every slot of `set`, on all cores for large sets; results in slot order.
+pub(crate) fn scan<T: Send>(set: &[u32], f: impl Fn(u32) -> Option<T> + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    if threads < 2 || set.len() < PARALLEL_FROM {
+        return set.iter().filter_map(|&s| f(s)).collect();
+    }
+    let chunk = set.len().div_ceil(threads);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = set
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().filter_map(|&s| f(s)).collect::<Vec<_>>()))
+            .collect();
+        let mut out = Vec::new();
+        for p in parts {
+            // a panicking worker means a bug; fall back to an empty part rather than abort
+            out.extend(p.join().unwrap_or_default());
+        }
+        out
+    })
+}
+
+/// What an engine found, and how to show it.
+pub(crate) struct EngineOutcome {
+    /// Matches in slot order.
+    pub matches: Vec<Match>,
+    /// The notice for the user, if any.
+    pub notice: Option<&'static str>,
+    /// Literal results: whether they match every word.
+    pub quality: Option<MatchQuality>,
+    /// True when `score` is a BM25 or fuzzy score to show.
+    pub scored: bool,
+}
+
+/// Runs `engine` with `query` over `set` (ascending slots of the filtered memories).
+/// `within`, when given, is a subset of `set` known to hold every literal (all words)
+/// or fuzzy match, from a previous query the new one extends.
+pub(crate) fn run(
+    c: &Corpus,
+    set: &[u32],
+    member: &[bool],
+    within: Option<&[u32]>,
+    engine: Engine,
+    query: &str,
+) -> EngineOutcome {
+    match engine {
+        Engine::Literal => run_literal(c, set, within, query, None),
+        Engine::Bm25 => {
+            let matches = bm25::search(c, set, member, &query_tokens(query));
+            if matches.is_empty() {
+                run_literal(c, set, None, query, Some(bm25::FALLBACK_NOTICE))
+            } else {
+                EngineOutcome {
+                    matches,
+                    notice: None,
+                    quality: None,
+                    scored: true,
+                }
+            }
+        }
+        Engine::Fuzzy => EngineOutcome {
+            matches: fuzzy::search(c, within.unwrap_or(set), query),
+            notice: None,
+            quality: None,
+            scored: true,
+        },
+    }
+}
+
+fn run_literal(
+    c: &Corpus,
+    set: &[u32],
+    within: Option<&[u32]>,
+    query: &str,
+    fallback: Option<&'static str>,
+) -> EngineOutcome {
+    let found = literal::search(c, set, within, &literal_words(query));
+    let notice = if found.matches.is_empty() {
+        None
+    } else if fallback.is_some() {
+        fallback
+    } else if found.partial {
+        Some(literal::PARTIAL_NOTICE)
+    } else {
+        None
+    };
+    EngineOutcome {
+        quality: Some(if found.partial {
+            MatchQuality::Partial
+        } else {
+            MatchQuality::All
+        }),
+        matches: found.matches,
+        notice,
+        scored: false,
+    }
+}

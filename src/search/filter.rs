@@ -1,0 +1,135 @@
+//! Which memories pass the filters of SPEC §3.1, evaluated over the corpus columns.
+
+use crate::model::Status;
+use crate::search::corpus::{Corpus, NO_MODULE};
+use crate::search::request::{DeletedFilter, Filters, NumericField, Range};
+
+/// The type hidden unless the types filter names it.
+pub const SESSION_RECAP: &str = "session_recap";
+
+/// Filters turned into column numbers, ready to test slots fast.
+pub(crate) struct CompiledFilters<'a> {
+    filters: &'a Filters,
+    types: Option<Vec<u32>>,
+    exclude_types: Vec<u32>,
+    modules: Option<Vec<u32>>,
+    tags: Option<Vec<u32>>,
+    ranges: Vec<(NumericField, Range)>,
+    created_from: Option<i64>,
+    created_to: Option<i64>,
+}
+
+fn numbers(names: &[String], lookup: impl Fn(&str) -> Option<u32>) -> Vec<u32> {
+    names.iter().filter_map(|n| lookup(n)).collect()
+}
+
+impl<'a> CompiledFilters<'a> {
+    /// Compiles `filters`; the range on `ignore` (if any) is left out (for histograms).
+    pub fn new(c: &Corpus, filters: &'a Filters, ignore: Option<NumericField>) -> Self {
+        let mut exclude_types = numbers(&filters.exclude_types, |n| c.type_names.number(n));
+        if !filters.types.iter().any(|t| t == SESSION_RECAP)
+            && let Some(n) = c.type_names.number(SESSION_RECAP)
+        {
+            exclude_types.push(n);
+        }
+        let types = (!filters.types.is_empty())
+            .then(|| numbers(&filters.types, |n| c.type_names.number(n)));
+        let modules = (!filters.modules.is_empty())
+            .then(|| numbers(&filters.modules, |n| c.module_names.number(n)));
+        let tags =
+            (!filters.tags.is_empty()).then(|| numbers(&filters.tags, |n| c.tag_names.number(n)));
+        let mut ranges = Vec::new();
+        let mut add = |field: NumericField, r: Range| {
+            if !r.is_open() && ignore != Some(field) {
+                ranges.push((field, r));
+            }
+        };
+        add(NumericField::Weight, filters.weight);
+        add(NumericField::Trust, filters.trust);
+        add(
+            NumericField::RatingBayesian,
+            Range {
+                min: filters.rating_min,
+                max: None,
+            },
+        );
+        add(NumericField::RelationshipCount, filters.relationship_count);
+        for (i, r) in filters.feel.iter().enumerate() {
+            add(NumericField::Feel(i), *r);
+        }
+        for (c, r) in crate::model::Composite::ALL.iter().zip(&filters.composites) {
+            add(NumericField::Composite(*c), *r);
+        }
+        let ignore_time = ignore == Some(NumericField::CreatedAt);
+        CompiledFilters {
+            filters,
+            types,
+            exclude_types,
+            modules,
+            tags,
+            ranges,
+            created_from: filters.created_from.filter(|_| !ignore_time).map(|t| t.0),
+            created_to: filters.created_to.filter(|_| !ignore_time).map(|t| t.0),
+        }
+    }
+
+    /// Whether the memory in `slot` passes every filter.
+    pub fn passes(&self, c: &Corpus, slot: usize) -> bool {
+        let f = self.filters;
+        match f.deleted {
+            DeletedFilter::Exclude if c.deleted[slot] => return false,
+            DeletedFilter::Only if !c.deleted[slot] => return false,
+            _ => {}
+        }
+        let t = c.types[slot];
+        if self.exclude_types.contains(&t) {
+            return false;
+        }
+        if let Some(types) = &self.types
+            && !types.contains(&t)
+        {
+            return false;
+        }
+        if !f.scopes.is_empty() && !f.scopes.contains(&c.scope[slot]) {
+            return false;
+        }
+        if let Some(modules) = &self.modules
+            && (c.module[slot] == NO_MODULE || !modules.contains(&c.module[slot]))
+        {
+            return false;
+        }
+        let status = c.status[slot];
+        if (f.exclude_rejected && status == Status::Rejected)
+            || (!f.statuses.is_empty() && !f.statuses.contains(&status))
+        {
+            return false;
+        }
+        if let Some(tags) = &self.tags
+            && !c.tags_of(slot).iter().any(|t| tags.contains(t))
+        {
+            return false;
+        }
+        let created = c.created[slot];
+        if self.created_from.is_some_and(|lo| created < lo)
+            || self.created_to.is_some_and(|hi| created > hi)
+        {
+            return false;
+        }
+        if let Some(has) = f.has_relationships
+            && (c.relationship_count[slot] > 0) != has
+        {
+            return false;
+        }
+        self.ranges
+            .iter()
+            .all(|(field, r)| r.admits(c.value(slot, *field)))
+    }
+
+    /// Every slot that passes, ascending.
+    pub fn select(&self, c: &Corpus) -> Vec<u32> {
+        (0..c.len())
+            .filter(|&s| self.passes(c, s))
+            .map(|s| s as u32)
+            .collect()
+    }
+}

@@ -1,0 +1,200 @@
+//! `--filter KEY=VALUE` and the TUI's filter editing: turning text into [`Filters`],
+//! with errors that name the key and the bad value.
+
+use crate::model::{Composite, Timestamp, feel_index};
+use crate::search::request::{DeletedFilter, Filters, Range};
+
+/// A filter that cannot be applied.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FilterError {
+    /// The key names no filter.
+    #[error(
+        "unknown filter `{key}`; use type, exclude_type, scope, module, status, exclude_rejected, tag, weight, trust, created_at, rating_min, relationship_count, has_relationships, deleted, feel_* or a composite"
+    )]
+    UnknownKey {
+        /// The key as given.
+        key: String,
+    },
+    /// The value does not fit the key.
+    #[error("filter `{key}`: bad value `{value}`: {reason}")]
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value as given.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The argument has no `=`.
+    #[error("filter `{0}`: expected KEY=VALUE")]
+    NotKeyValue(String),
+}
+
+impl Filters {
+    /// Applies one `KEY=VALUE` argument as given on the command line.
+    pub fn apply_arg(&mut self, arg: &str) -> Result<(), FilterError> {
+        let (key, value) = arg
+            .split_once('=')
+            .ok_or_else(|| FilterError::NotKeyValue(arg.to_string()))?;
+        self.apply_kv(key.trim(), value.trim())
+    }
+
+    /// Applies one filter by key (SPEC §4): lists are comma-separated, ranges are
+    /// `LO..HI` with either bound optional (a single number means exactly that value).
+    pub fn apply_kv(&mut self, key: &str, value: &str) -> Result<(), FilterError> {
+        let bad = |reason: String| FilterError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            reason,
+        };
+        match key {
+            "type" => self.types = list(value).map_err(bad)?,
+            "exclude_type" => self.exclude_types = list(value).map_err(bad)?,
+            "scope" => self.scopes = parsed_list(value).map_err(bad)?,
+            "module" => self.modules = list(value).map_err(bad)?,
+            "status" => self.statuses = parsed_list(value).map_err(bad)?,
+            "exclude_rejected" => self.exclude_rejected = boolean(value).map_err(bad)?,
+            "tag" | "tags" => self.tags = list(value).map_err(bad)?,
+            "weight" => self.weight = range(value).map_err(bad)?,
+            "trust" => self.trust = range(value).map_err(bad)?,
+            "created_at" => {
+                let (from, to) = time_range(value).map_err(bad)?;
+                self.created_from = from;
+                self.created_to = to;
+            }
+            "rating_min" => self.rating_min = Some(number(value).map_err(bad)?),
+            "relationship_count" => self.relationship_count = range(value).map_err(bad)?,
+            "has_relationships" => self.has_relationships = Some(boolean(value).map_err(bad)?),
+            "deleted" => {
+                self.deleted = match value {
+                    "exclude" => DeletedFilter::Exclude,
+                    "include" => DeletedFilter::Include,
+                    "only" => DeletedFilter::Only,
+                    _ => return Err(bad("expected exclude, include or only".into())),
+                }
+            }
+            _ => {
+                if let Some(c) = Composite::from_field(key) {
+                    let i = Composite::ALL.iter().position(|x| *x == c).unwrap_or(0);
+                    self.composites[i] = range(value).map_err(bad)?;
+                } else if let Some(i) = feel_index(key).filter(|_| key.starts_with("feel_")) {
+                    self.feel[i] = range(value).map_err(bad)?;
+                } else {
+                    return Err(FilterError::UnknownKey {
+                        key: key.to_string(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn list(value: &str) -> Result<Vec<String>, String> {
+    let items: Vec<String> = value
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    if items.is_empty() {
+        return Err("expected a comma-separated list".into());
+    }
+    Ok(items)
+}
+
+fn parsed_list<T: std::str::FromStr<Err = String>>(value: &str) -> Result<Vec<T>, String> {
+    list(value)?.iter().map(|s| s.parse()).collect()
+}
+
+fn boolean(value: &str) -> Result<bool, String> {
+    match value {
+        "true" | "yes" | "1" => Ok(true),
+        "false" | "no" | "0" => Ok(false),
+        _ => Err("expected true or false".into()),
+    }
+}
+
+fn number(value: &str) -> Result<f64, String> {
+    match value.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("`{}` is not a number", value.trim())),
+    }
+}
+
+fn bounds(value: &str) -> (&str, &str) {
+    match value.split_once("..") {
+        Some((lo, hi)) => (lo.trim(), hi.trim()),
+        None => (value.trim(), value.trim()),
+    }
+}
+
+fn range(value: &str) -> Result<Range, String> {
+    let (lo, hi) = bounds(value);
+    let parse = |s: &str| (!s.is_empty()).then(|| number(s)).transpose();
+    Ok(Range {
+        min: parse(lo)?,
+        max: parse(hi)?,
+    })
+}
+
+/// Bounds of a `created_at` range. A bare date as the upper bound includes that whole
+/// day (up to its last nanosecond).
+fn time_range(value: &str) -> Result<(Option<Timestamp>, Option<Timestamp>), String> {
+    let (lo, hi) = bounds(value);
+    let parse = |s: &str| -> Result<Option<Timestamp>, String> {
+        if s.is_empty() {
+            return Ok(None);
+        }
+        Timestamp::parse(s)
+            .map(Some)
+            .ok_or_else(|| format!("`{s}` is not a date (YYYY-MM-DD) or an RFC 3339 time"))
+    };
+    let from = parse(lo)?;
+    let mut to = parse(hi)?;
+    if let Some(t) = to
+        && hi.len() == 10
+    {
+        to = Some(Timestamp(t.0.saturating_add(86_400_000_000_000 - 1)));
+    }
+    Ok((from, to))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Status;
+
+    #[test]
+    fn keys_fill_the_matching_filter() {
+        let mut f = Filters::default();
+        f.apply_arg("type=decision, gotcha").unwrap();
+        f.apply_arg("status=validated").unwrap();
+        f.apply_arg("feel_humor=0.5..").unwrap();
+        f.apply_arg("total_significance=..1.5").unwrap();
+        f.apply_arg("created_at=2026-01-01..2026-06-30").unwrap();
+        assert_eq!(f.types, ["decision", "gotcha"]);
+        assert_eq!(f.statuses, [Status::Validated]);
+        assert_eq!(f.feel[feel_index("humor").unwrap()].min, Some(0.5));
+        assert_eq!(f.composites[2].max, Some(1.5));
+        assert_eq!(
+            f.created_to.unwrap().to_string(),
+            "2026-06-30T23:59:59.999999999Z"
+        );
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_named() {
+        let mut f = Filters::default();
+        let e = f.apply_arg("colour=red").unwrap_err().to_string();
+        assert!(e.contains("`colour`"), "{e}");
+        let e = f.apply_arg("weight=a..1").unwrap_err().to_string();
+        assert!(e.contains("weight") && e.contains("`a`"), "{e}");
+        let e = f.apply_arg("status=done").unwrap_err().to_string();
+        assert!(e.contains("done"), "{e}");
+        assert!(f.apply_arg("feel_nothing=0..1").is_err());
+        assert!(f.apply_arg("deleted=maybe").is_err());
+        assert!(f.apply_arg("weight").is_err());
+        assert_eq!(f, Filters::default());
+    }
+}

@@ -1,0 +1,187 @@
+//! The browse modes of SPEC §3.3: putting matches in order, ties always falling to
+//! created_at desc, then id asc, so every order is total and stable.
+
+use crate::model::Composite;
+use crate::model::derived::RATED_THRESHOLD;
+use crate::search::corpus::Corpus;
+use crate::search::engine::Match;
+use crate::search::request::{BrowseMode, NumericField, Order};
+use std::cmp::Ordering;
+
+/// One placed result: the match and, in discovery mode, whether it filled a
+/// discovery slot.
+pub(crate) type Placed = (Match, Option<bool>);
+
+fn cmp_f64(a: f64, b: f64) -> Ordering {
+    a.partial_cmp(&b).unwrap_or(Ordering::Equal)
+}
+
+/// created_at desc, id asc: the universal tie-break.
+fn ties(c: &Corpus, a: u32, b: u32) -> Ordering {
+    c.time_rank[a as usize].cmp(&c.time_rank[b as usize])
+}
+
+fn directed(o: Ordering, order: Order) -> Ordering {
+    match order {
+        Order::Desc => o.reverse(),
+        Order::Asc => o,
+    }
+}
+
+fn by_time(c: &Corpus, order: Order, a: u32, b: u32) -> Ordering {
+    match order {
+        Order::Desc => ties(c, a, b),
+        Order::Asc => c.created[a as usize]
+            .cmp(&c.created[b as usize])
+            .then_with(|| ties(c, a, b)),
+    }
+}
+
+fn by_value(c: &Corpus, field: NumericField, order: Order, a: u32, b: u32) -> Ordering {
+    match (c.value(a as usize, field), c.value(b as usize, field)) {
+        (Some(x), Some(y)) => directed(cmp_f64(x, y), order).then_with(|| ties(c, a, b)),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => ties(c, a, b),
+    }
+}
+
+/// Sorts so that the first `k` items are the `k` smallest in order (the rest in no
+/// particular order); the comparator must be total.
+fn sort_top(items: &mut [Match], k: usize, cmp: impl Fn(&Match, &Match) -> Ordering) {
+    if k < items.len() / 2 {
+        if k == 0 {
+            return;
+        }
+        items.select_nth_unstable_by(k - 1, &cmp);
+        items[..k].sort_unstable_by(cmp);
+    } else {
+        items.sort_unstable_by(cmp);
+    }
+}
+
+/// What a list is sorted by, apart from relevance and discovery.
+pub(crate) fn sort_field(mode: BrowseMode) -> Option<NumericField> {
+    match mode {
+        BrowseMode::Density => Some(NumericField::RelationshipCount),
+        BrowseMode::Rating => Some(NumericField::RatingBayesian),
+        BrowseMode::Property(f) => Some(f),
+        BrowseMode::Significance => Some(NumericField::Composite(Composite::TotalSignificance)),
+        _ => None,
+    }
+}
+
+/// Puts `matches` in the order of `mode` far enough that the first `upto` are final;
+/// `relevance` says whether a query ranked them (without one, relevance is time).
+pub(crate) fn arrange(
+    c: &Corpus,
+    mut matches: Vec<Match>,
+    mode: BrowseMode,
+    order: Option<Order>,
+    relevance: bool,
+    upto: usize,
+) -> Vec<Placed> {
+    let order = order.unwrap_or(Order::Desc);
+    match mode {
+        BrowseMode::Relevance if relevance => {
+            sort_top(&mut matches, upto, |a, b| {
+                let o = cmp_f64(b.score, a.score).then_with(|| ties(c, a.slot, b.slot));
+                match order {
+                    Order::Desc => o,
+                    Order::Asc => o.reverse(),
+                }
+            });
+        }
+        BrowseMode::Relevance | BrowseMode::Time => {
+            sort_top(&mut matches, upto, |a, b| by_time(c, order, a.slot, b.slot));
+        }
+        BrowseMode::Discovery => return discovery(c, matches, order),
+        _ => {
+            let field = sort_field(mode).unwrap_or(NumericField::CreatedAt);
+            sort_top(&mut matches, upto, |a, b| {
+                by_value(c, field, order, a.slot, b.slot)
+            });
+        }
+    }
+    matches.truncate(upto);
+    matches.into_iter().map(|m| (m, None)).collect()
+}
+
+/// A key whose unsigned order is the order of `v` (−0.0 and 0.0 equal).
+fn ordered_bits(v: f64) -> u64 {
+    let v = if v == 0.0 { 0.0 } else { v };
+    let bits = v.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    }
+}
+
+/// The whole collection in the order of `field` (or time), for browsing by walking it.
+/// Sorts plain integer keys (value, then the time rank that breaks every tie), which
+/// gives exactly the order of [`by_value`] / [`by_time`].
+pub(crate) fn permutation(c: &Corpus, field: Option<NumericField>, order: Order) -> Vec<u32> {
+    let n = c.len();
+    let mut keyed: Vec<(u64, u32, u32)> = (0..n)
+        .map(|slot| {
+            let rank = c.time_rank[slot];
+            let key = match field {
+                None => match order {
+                    Order::Desc => 0,
+                    Order::Asc => (c.created[slot] as u64) ^ (1 << 63),
+                },
+                Some(f) => match c.value(slot, f) {
+                    None => u64::MAX,
+                    Some(v) => match order {
+                        Order::Asc => ordered_bits(v),
+                        Order::Desc => !ordered_bits(v),
+                    },
+                },
+            };
+            (key, rank, slot as u32)
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, _, slot)| slot).collect()
+}
+
+/// Rated pool by rating, discovery pool by time; every fifth position (p + 1 divisible
+/// by 5) comes from the discovery pool; when one pool runs out the other fills.
+fn discovery(c: &Corpus, matches: Vec<Match>, order: Order) -> Vec<Placed> {
+    let (mut rated, mut fresh): (Vec<Match>, Vec<Match>) = matches
+        .into_iter()
+        .partition(|m| c.rating_count[m.slot as usize] >= RATED_THRESHOLD);
+    rated.sort_unstable_by(|a, b| by_value(c, NumericField::RatingBayesian, order, a.slot, b.slot));
+    fresh.sort_unstable_by(|a, b| by_time(c, order, a.slot, b.slot));
+    interleave(rated.into_iter(), fresh.into_iter(), usize::MAX)
+}
+
+/// True when a memory belongs to the rated pool of discovery mode.
+pub(crate) fn is_rated(c: &Corpus, slot: u32) -> bool {
+    c.rating_count[slot as usize] >= RATED_THRESHOLD
+}
+
+/// The discovery interleave of two ordered pools, up to `upto` results.
+pub(crate) fn interleave(
+    rated: impl Iterator<Item = Match>,
+    fresh: impl Iterator<Item = Match>,
+    upto: usize,
+) -> Vec<Placed> {
+    let mut out = Vec::new();
+    let (mut r, mut f) = (rated.peekable(), fresh.peekable());
+    while out.len() < upto {
+        let slot_is_discovery = (out.len() + 1) % 5 == 0;
+        let take_fresh = match (r.peek(), f.peek()) {
+            (None, None) => break,
+            (Some(_), None) => false,
+            (None, Some(_)) => true,
+            (Some(_), Some(_)) => slot_is_discovery,
+        };
+        let next = if take_fresh { f.next() } else { r.next() };
+        if let Some(m) = next {
+            out.push((m, Some(take_fresh)));
+        }
+    }
+    out
+}

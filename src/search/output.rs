@@ -1,0 +1,216 @@
+//! How `memlens search` prints results: the `--json` document of SPEC §4 and a
+//! readable table, with one-line snippets cleaned of control characters.
+
+use crate::index::tokenize::literal_words;
+use crate::model::Composite;
+use crate::search::request::{Hit, MatchQuality, SearchRequest, SearchResponse};
+use serde_json::{Map, Value};
+
+/// Longest snippet, in characters.
+pub const SNIPPET_CHARS: usize = 120;
+/// Characters of context kept before the first match.
+const LEAD_CHARS: usize = 30;
+
+/// Replaces control characters (escape sequences included) with spaces and collapses
+/// runs of whitespace, so text from a memory is safe on one terminal line.
+pub fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for ch in text.chars() {
+        if ch.is_control() || ch.is_whitespace() {
+            space = !out.is_empty();
+        } else {
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// Cuts `text` to `max` characters, marking the cut with `…`.
+pub fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
+    s.push('…');
+    s
+}
+
+/// A short single-line excerpt of the body around the first query word it contains,
+/// or its start.
+pub fn snippet(body: &str, query: &str) -> String {
+    let line = one_line(body);
+    let lower = line.to_lowercase();
+    let first = literal_words(query)
+        .iter()
+        .filter_map(|w| lower.find(w.as_str()))
+        .min()
+        .map(|byte| lower[..byte].chars().count())
+        .unwrap_or(0);
+    let start = first.saturating_sub(LEAD_CHARS);
+    let rest: String = line.chars().skip(start).collect();
+    let excerpt = cut(&rest, SNIPPET_CHARS);
+    if start > 0 {
+        format!("…{excerpt}")
+    } else {
+        excerpt
+    }
+}
+
+fn quality_str(q: MatchQuality) -> &'static str {
+    match q {
+        MatchQuality::All => "all",
+        MatchQuality::Partial => "partial",
+    }
+}
+
+/// One result as JSON: the summary keys first, then every other stored field, then
+/// the derived values.
+pub fn hit_json(hit: &Hit, query: &str) -> Value {
+    let m = &hit.memory;
+    let stored = m.to_json();
+    let mut o = Map::new();
+    o.insert("id".into(), m.id.clone().into());
+    o.insert(
+        "title".into(),
+        m.title.clone().map_or(Value::Null, Value::from),
+    );
+    o.insert("type".into(), m.memory_type.clone().into());
+    o.insert("scope".into(), m.scope.as_str().into());
+    o.insert("status".into(), m.status.as_str().into());
+    o.insert("tags".into(), m.tags.clone().into());
+    o.insert("created_at".into(), m.created_at.to_string().into());
+    if let Some(s) = hit.score {
+        o.insert("score".into(), s.into());
+    }
+    if let Some(q) = hit.match_quality {
+        o.insert("match_quality".into(), quality_str(q).into());
+    }
+    if let Some(d) = hit.is_discovery {
+        o.insert("is_discovery".into(), d.into());
+    }
+    o.insert("snippet".into(), snippet(&m.body, query).into());
+    for (k, v) in stored {
+        if !o.contains_key(&k) {
+            o.insert(k, v);
+        }
+    }
+    o.insert("rating_bayesian".into(), m.rating_bayesian().into());
+    if let Some(avg) = m.rating_avg() {
+        o.insert("rating_avg".into(), avg.into());
+    }
+    o.insert("relationship_count".into(), hit.relationship_count.into());
+    for c in Composite::ALL {
+        if let Some(v) = m.composite(c) {
+            o.insert(c.field().into(), v.into());
+        }
+    }
+    Value::Object(o)
+}
+
+/// The whole `--json` document.
+pub fn response_json(req: &SearchRequest, resp: &SearchResponse) -> Value {
+    let mut o = Map::new();
+    o.insert("total".into(), resp.total.into());
+    o.insert("engine".into(), req.engine.as_str().into());
+    o.insert("mode".into(), req.mode.as_str().into());
+    if let crate::search::BrowseMode::Property(f) = req.mode {
+        o.insert("sort_field".into(), f.name().into());
+    }
+    if let Some(order) = req.order {
+        o.insert("order".into(), order.as_str().into());
+    }
+    o.insert("offset".into(), req.offset.into());
+    if let Some(n) = &resp.notice {
+        o.insert("notice".into(), n.clone().into());
+    }
+    let results: Vec<Value> = resp.hits.iter().map(|h| hit_json(h, &req.query)).collect();
+    o.insert("results".into(), results.into());
+    Value::Object(o)
+}
+
+/// The readable table: a header line with counts and the notice, then one row per result.
+pub fn table(req: &SearchRequest, resp: &SearchResponse) -> String {
+    let mut out = String::new();
+    let shown = resp.hits.len();
+    if shown == 0 {
+        out.push_str(&format!("{} matches", resp.total));
+    } else {
+        out.push_str(&format!(
+            "{} matches, showing {}–{}",
+            resp.total,
+            req.offset + 1,
+            req.offset + shown
+        ));
+    }
+    if let Some(n) = &resp.notice {
+        out.push_str(&format!(" ({n})"));
+    }
+    out.push('\n');
+    if shown == 0 {
+        return out;
+    }
+    let rows: Vec<[String; 6]> = resp
+        .hits
+        .iter()
+        .map(|h| {
+            let m = &h.memory;
+            let created = m.created_at.to_string();
+            [
+                cut(&one_line(&m.id), 28),
+                cut(&m.memory_type, 14),
+                m.status.as_str().to_string(),
+                created.get(..10).unwrap_or(&created).to_string(),
+                h.score.map(|s| format!("{s:.3}")).unwrap_or_default(),
+                cut(&one_line(m.headline()), 60),
+            ]
+        })
+        .collect();
+    let header = ["ID", "TYPE", "STATUS", "CREATED", "SCORE", "TITLE"];
+    let mut widths = header.map(|h| h.chars().count());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut line = |cells: [&str; 6]| {
+        let mut s = String::new();
+        for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
+            if i + 1 == cells.len() {
+                s.push_str(cell);
+            } else {
+                s.push_str(cell);
+                s.push_str(&" ".repeat(w - cell.chars().count() + 2));
+            }
+        }
+        out.push_str(s.trim_end());
+        out.push('\n');
+    };
+    line(header);
+    for row in &rows {
+        line(row.each_ref().map(String::as_str));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippets_are_one_clean_line_around_the_first_match() {
+        let body = "intro\x1b[31m red\n\nline two has the Needle here and more";
+        let s = snippet(body, "needle");
+        assert!(!s.chars().any(char::is_control), "{s:?}");
+        assert!(s.contains("Needle"));
+        assert_eq!(snippet("short body", ""), "short body");
+        let long = format!("{} target", "word ".repeat(100));
+        let s = snippet(&long, "target");
+        assert!(s.starts_with('…') && s.ends_with("target"), "{s}");
+        assert!(s.chars().count() <= SNIPPET_CHARS + 1);
+    }
+}

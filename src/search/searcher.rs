@@ -1,0 +1,369 @@
+//! The searcher: the in-memory search state of one store snapshot, answering
+//! [`SearchRequest`]s exactly as SPEC §3 defines them.
+
+use crate::index::tokenize::literal_words;
+use crate::index::{RecordView, SEARCH_DOCS, SearchRecord};
+use crate::search::corpus::Corpus;
+use crate::search::engine;
+use crate::search::filter::CompiledFilters;
+use crate::search::histogram::{self, Histogram};
+use crate::search::order;
+use crate::search::request::{
+    BrowseMode, Engine, Filters, Hit, MatchQuality, NumericField, Order, SearchRequest,
+    SearchResponse,
+};
+use crate::store::tables::{MEMORIES, decode};
+use crate::store::{StoreError, StoreReader, StoreResult};
+use redb::{ReadableTable, ReadableTableMetadata, TableError};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Everything search needs of one store snapshot, held in memory; cheap to share
+/// through an `Arc` (it is `Send + Sync`).
+pub struct Searcher {
+    pub(crate) corpus: Corpus,
+    /// The snapshot hits are read from when the searcher holds no copy of the memories.
+    snapshot: Option<StoreReader>,
+    memo: Mutex<Option<Memo>>,
+    permutations: Mutex<HashMap<PermutationKey, Arc<Vec<u32>>>>,
+}
+
+/// A browse order: the field sorted by (time when `None`) and the direction.
+type PermutationKey = (Option<NumericField>, Order);
+
+/// The matches of the last literal (all words) or fuzzy query, to narrow the next one.
+struct Memo {
+    engine: Engine,
+    filters: Filters,
+    query: String,
+    slots: Vec<u32>,
+}
+
+/// An ordered answer before its page is cut and decoded.
+pub(crate) struct Answer {
+    pub total: usize,
+    pub placed: Vec<order::Placed>,
+    pub notice: Option<&'static str>,
+    pub quality: Option<MatchQuality>,
+    pub scored: bool,
+}
+
+fn storage(reader: &StoreReader, e: impl std::fmt::Display) -> StoreError {
+    StoreError::Storage {
+        path: reader.path().to_path_buf(),
+        detail: e.to_string(),
+    }
+}
+
+fn corrupt(reader: &StoreReader, doc: u32) -> StoreError {
+    StoreError::Corrupt {
+        path: reader.path().to_path_buf(),
+        detail: format!("record {doc} cannot be decoded"),
+    }
+}
+
+impl Searcher {
+    /// Builds the in-memory search state from a store snapshot. Search records stored
+    /// beside the memories are used as they are; a memory whose record is missing or
+    /// of another version is decoded and indexed here.
+    pub fn load(reader: &StoreReader) -> StoreResult<Searcher> {
+        let txn = reader.txn();
+        let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
+        let records = match txn.open_table(SEARCH_DOCS) {
+            Ok(t) => Some(t),
+            Err(TableError::TableDoesNotExist(_)) => None,
+            Err(e) => return Err(storage(reader, e)),
+        };
+        let mut record_iter = match &records {
+            Some(t) => Some(t.iter().map_err(|e| storage(reader, e))?.peekable()),
+            None => None,
+        };
+        let mut corpus = Corpus::new();
+        for entry in memories.iter().map_err(|e| storage(reader, e))? {
+            let (doc, raw) = entry.map_err(|e| storage(reader, e))?;
+            let doc = doc.value();
+            let raw = raw.value();
+            let mut record = None;
+            if let Some(it) = record_iter.as_mut() {
+                while let Some(Ok((key, _))) = it.peek() {
+                    if key.value() >= doc {
+                        break;
+                    }
+                    it.next();
+                }
+                if let Some(Ok((key, _))) = it.peek()
+                    && key.value() == doc
+                {
+                    record = it.next().and_then(Result::ok).map(|(_, v)| v);
+                }
+            }
+            match record.as_ref().and_then(|r| RecordView::parse(r.value())) {
+                Some(view) => corpus.push(doc, Some(raw), &view),
+                None => {
+                    let memory = decode(raw).ok_or_else(|| corrupt(reader, doc))?;
+                    let bytes = SearchRecord::of(&memory).encode();
+                    let view = RecordView::parse(&bytes).ok_or_else(|| corrupt(reader, doc))?;
+                    corpus.push(doc, Some(raw), &view);
+                }
+            }
+        }
+        corpus.finish();
+        Ok(Searcher::with(corpus, None))
+    }
+
+    /// Like [`Searcher::load`], but keeps the snapshot and reads the memories of each
+    /// page of results from it instead of holding a copy of every memory: less to read
+    /// when opening (the memories table is not scanned) and less memory while open.
+    pub fn open(reader: StoreReader) -> StoreResult<Searcher> {
+        let Some(corpus) = Self::from_records(&reader)? else {
+            let mut s = Searcher::load(&reader)?;
+            s.corpus.raw = Default::default();
+            s.snapshot = Some(reader);
+            return Ok(s);
+        };
+        Ok(Searcher::with(corpus, Some(reader)))
+    }
+
+    /// The corpus from the search records alone; `None` when some memory has no record
+    /// (a store written before its index existed), so the full load must run.
+    fn from_records(reader: &StoreReader) -> StoreResult<Option<Corpus>> {
+        let txn = reader.txn();
+        let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
+        let records = match txn.open_table(SEARCH_DOCS) {
+            Ok(t) => t,
+            Err(TableError::TableDoesNotExist(_)) => return Ok(None),
+            Err(e) => return Err(storage(reader, e)),
+        };
+        let count = |len: Result<u64, redb::StorageError>| len.map_err(|e| storage(reader, e));
+        if count(memories.len())? != count(records.len())? {
+            return Ok(None);
+        }
+        let mut corpus = Corpus::new();
+        for entry in records.iter().map_err(|e| storage(reader, e))? {
+            let (doc, record) = entry.map_err(|e| storage(reader, e))?;
+            let doc = doc.value();
+            match RecordView::parse(record.value()) {
+                Some(view) => corpus.push(doc, None, &view),
+                None => {
+                    let memory = reader.get_doc(doc)?.ok_or_else(|| corrupt(reader, doc))?;
+                    let bytes = SearchRecord::of(&memory).encode();
+                    let view = RecordView::parse(&bytes).ok_or_else(|| corrupt(reader, doc))?;
+                    corpus.push(doc, None, &view);
+                }
+            }
+        }
+        corpus.finish();
+        Ok(Some(corpus))
+    }
+
+    fn with(corpus: Corpus, snapshot: Option<StoreReader>) -> Searcher {
+        Searcher {
+            corpus,
+            snapshot,
+            memo: Mutex::new(None),
+            permutations: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Builds what is otherwise built on first need: the BM25 inverted index and the
+    /// time order. Call it from a background thread after `load`; results never change,
+    /// only their speed (BM25 without the index scans every memory's stored terms).
+    pub fn warm(&self) {
+        self.corpus.postings();
+        self.permutation(None, Order::Desc);
+    }
+
+    /// Number of memories loaded (deleted included).
+    pub fn len(&self) -> usize {
+        self.corpus.len()
+    }
+
+    /// True when no memory is loaded.
+    pub fn is_empty(&self) -> bool {
+        self.corpus.len() == 0
+    }
+
+    /// Answers one request exactly as SPEC §3 defines it.
+    pub fn search(&self, req: &SearchRequest) -> SearchResponse {
+        let c = &self.corpus;
+        let set = CompiledFilters::new(c, &req.filters, None).select(c);
+        let mut member = vec![false; c.len()];
+        for &s in &set {
+            member[s as usize] = true;
+        }
+        let upto = req.offset.saturating_add(req.limit);
+        if req.query.trim().is_empty() {
+            let placed = self.browse(&member, req.mode, req.order, upto);
+            let answer = Answer {
+                total: set.len(),
+                placed,
+                notice: None,
+                quality: None,
+                scored: false,
+            };
+            return self.respond(answer, req.offset, upto);
+        }
+        let within = self.narrowed(req);
+        let o = engine::run(c, &set, &member, within.as_deref(), req.engine, &req.query);
+        self.remember(req, &o);
+        let total = o.matches.len();
+        let placed = order::arrange(c, o.matches, req.mode, req.order, true, upto);
+        let answer = Answer {
+            total,
+            placed,
+            notice: o.notice,
+            quality: o.quality,
+            scored: o.scored,
+        };
+        self.respond(answer, req.offset, upto)
+    }
+
+    /// The matches of the last literal or fuzzy query when the new request extends it
+    /// (same engine and filters; for literal every old word inside a new word, for
+    /// fuzzy the old query a prefix of the new one): every new match is among them.
+    pub(crate) fn narrowed(&self, req: &SearchRequest) -> Option<Vec<u32>> {
+        let memo = self.memo.lock().ok()?;
+        let last = memo.as_ref()?;
+        if last.engine != req.engine || last.filters != req.filters {
+            return None;
+        }
+        let extends = match req.engine {
+            Engine::Literal => {
+                let new = literal_words(&req.query);
+                literal_words(&last.query)
+                    .iter()
+                    .all(|old| new.iter().any(|w| w.contains(old.as_str())))
+            }
+            Engine::Fuzzy => req.query.starts_with(&last.query),
+            Engine::Bm25 => false,
+        };
+        extends.then(|| last.slots.clone())
+    }
+
+    pub(crate) fn remember(&self, req: &SearchRequest, o: &engine::EngineOutcome) {
+        let keep = match req.engine {
+            Engine::Literal => o.quality == Some(MatchQuality::All),
+            Engine::Fuzzy => true,
+            Engine::Bm25 => false,
+        };
+        if let Ok(mut memo) = self.memo.lock() {
+            *memo = keep.then(|| Memo {
+                engine: req.engine,
+                filters: req.filters.clone(),
+                query: req.query.clone(),
+                slots: o.matches.iter().map(|m| m.slot).collect(),
+            });
+        }
+    }
+
+    /// Without a query: walks the collection in the mode's order (sorted once and
+    /// kept), keeping the filtered memories, until the page is full.
+    fn browse(
+        &self,
+        member: &[bool],
+        mode: BrowseMode,
+        order: Option<Order>,
+        upto: usize,
+    ) -> Vec<order::Placed> {
+        let order = order.unwrap_or(Order::Desc);
+        let walk = |perm: &[u32], keep: &dyn Fn(u32) -> bool| {
+            perm.iter()
+                .copied()
+                .filter(|&s| member[s as usize] && keep(s))
+                .map(|slot| engine::Match { slot, score: 0.0 })
+                .collect::<Vec<_>>()
+        };
+        if mode == BrowseMode::Discovery {
+            let c = &self.corpus;
+            let rated = self.permutation(Some(NumericField::RatingBayesian), order);
+            let fresh = self.permutation(None, order);
+            let rated = walk(&rated, &|s| order::is_rated(c, s));
+            let fresh = walk(&fresh, &|s| !order::is_rated(c, s));
+            return order::interleave(rated.into_iter(), fresh.into_iter(), upto);
+        }
+        let perm = self.permutation(order::sort_field(mode), order);
+        perm.iter()
+            .copied()
+            .filter(|&s| member[s as usize])
+            .take(upto)
+            .map(|slot| (engine::Match { slot, score: 0.0 }, None))
+            .collect()
+    }
+
+    /// The whole collection sorted by `field` (time when `None`), computed once.
+    fn permutation(&self, field: Option<NumericField>, order: Order) -> Arc<Vec<u32>> {
+        let key = (field, order);
+        if let Ok(cache) = self.permutations.lock()
+            && let Some(p) = cache.get(&key)
+        {
+            return Arc::clone(p);
+        }
+        let p = Arc::new(order::permutation(&self.corpus, field, order));
+        if let Ok(mut cache) = self.permutations.lock() {
+            cache.insert(key, Arc::clone(&p));
+        }
+        p
+    }
+
+    pub(crate) fn respond(&self, answer: Answer, offset: usize, upto: usize) -> SearchResponse {
+        let Answer {
+            total,
+            placed,
+            notice,
+            quality,
+            scored,
+        } = answer;
+        let hits = placed
+            .into_iter()
+            .skip(offset)
+            .take(upto.saturating_sub(offset))
+            .filter_map(|(m, is_discovery)| {
+                self.hit(
+                    m.slot as usize,
+                    scored.then_some(m.score),
+                    quality,
+                    is_discovery,
+                )
+            })
+            .collect();
+        SearchResponse {
+            total,
+            hits,
+            notice: notice.map(str::to_string),
+        }
+    }
+
+    fn hit(
+        &self,
+        slot: usize,
+        score: Option<f64>,
+        match_quality: Option<MatchQuality>,
+        is_discovery: Option<bool>,
+    ) -> Option<Hit> {
+        let memory = match &self.snapshot {
+            Some(reader) => reader.get_doc(self.corpus.docs[slot]).ok().flatten()?,
+            None => decode(self.corpus.raw.get(slot))?,
+        };
+        Some(Hit {
+            memory,
+            relationship_count: self.corpus.relationship_count[slot],
+            score,
+            match_quality,
+            is_discovery,
+        })
+    }
+
+    /// Counts per bin of `field` over the memories that pass `filters` with the range on
+    /// `field` itself ignored, plus how many the field's own range keeps.
+    pub fn histogram(&self, filters: &Filters, field: NumericField, bins: usize) -> Histogram {
+        histogram::build(&self.corpus, filters, field, bins)
+    }
+
+    /// The browse mode a request is really ordered by (relevance without a query is time).
+    pub fn effective_mode(req: &SearchRequest) -> BrowseMode {
+        match req.mode {
+            BrowseMode::Relevance if req.query.trim().is_empty() => BrowseMode::Time,
+            m => m,
+        }
+    }
+}

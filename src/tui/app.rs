@@ -1,0 +1,112 @@
+//! The loop that wires everything: terminal events, worker answers and redraws, in one
+//! `tokio::select!`. Logic lives in `update`; this file only moves things between parts.
+
+use super::action::Action;
+use super::config::Config;
+use super::effect::Effect;
+use super::keymap::Keymap;
+use super::state::State;
+use super::terminal::{FrameWriter, TerminalGuard};
+use super::update::{start, update};
+use super::view::{self, Look};
+use super::worker::{Loader, Worker};
+use crate::model::Timestamp;
+use crate::store::Store;
+use futures::StreamExt;
+use ratatui::Terminal;
+use ratatui::backend::{Backend, CrosstermBackend};
+use ratatui::crossterm::event::{Event, EventStream, KeyEventKind, MouseButton, MouseEventKind};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// Turns a terminal event into an action, through the keymap for keys.
+pub fn translate(event: Event, state: &State, keymap: &Keymap, mouse: bool) -> Option<Action> {
+    match event {
+        Event::Key(key) if key.kind != KeyEventKind::Release => keymap.action_for(state, &key),
+        Event::Paste(text) => Some(Action::Paste(text)),
+        Event::Resize(w, h) => Some(Action::Resize(w, h)),
+        Event::Mouse(m) if mouse => match m.kind {
+            MouseEventKind::ScrollDown => Some(Action::Wheel {
+                column: m.column,
+                row: m.row,
+                lines: 3,
+            }),
+            MouseEventKind::ScrollUp => Some(Action::Wheel {
+                column: m.column,
+                row: m.row,
+                lines: -3,
+            }),
+            MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
+                column: m.column,
+                row: m.row,
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Draws the state into a terminal; `now` is the time confidence tiers are judged at.
+pub fn draw<B: Backend>(
+    terminal: &mut Terminal<B>,
+    state: &State,
+    config: &Config,
+    now: Timestamp,
+) -> Result<(), B::Error> {
+    let look = Look {
+        theme: &config.theme,
+        keymap: &config.keymap,
+        now,
+    };
+    terminal.draw(|frame| view::draw(frame, state, &look))?;
+    Ok(())
+}
+
+/// Runs the program on the real terminal until the user quits.
+pub async fn run(store: Store, config: Config, mouse: bool, loader: Loader) -> anyhow::Result<()> {
+    let guard = TerminalGuard::enter(mouse)?;
+    let backend = CrosstermBackend::new(FrameWriter::new(std::io::stdout(), true));
+    let mut terminal = Terminal::new(backend)?;
+    let size = terminal.size()?;
+    let mut state = State::new(store.path().to_path_buf(), (size.width, size.height));
+    state.config_error = config.error.clone();
+    state.track_reads = config.track_reads;
+
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let mut worker = Worker::spawn(Arc::new(store), loader, tx);
+    for effect in start(&mut state) {
+        worker.send(effect);
+    }
+    draw(&mut terminal, &state, &config, Timestamp::now())?;
+
+    let mut events = EventStream::new();
+    loop {
+        let action = tokio::select! {
+            event = events.next() => match event {
+                Some(Ok(event)) => translate(event, &state, &config.keymap, mouse),
+                Some(Err(e)) => return Err(e.into()),
+                None => break,
+            },
+            Some(action) = rx.recv() => Some(action),
+        };
+        let Some(action) = action else { continue };
+        let mut effects = update(&mut state, action);
+        // Take whatever else has arrived, so one frame shows all of it.
+        while let Ok(more) = rx.try_recv() {
+            effects.extend(update(&mut state, more));
+        }
+        for effect in effects {
+            if effect != Effect::Quit {
+                worker.send(effect);
+            }
+        }
+        if state.quitting {
+            break;
+        }
+        draw(&mut terminal, &state, &config, Timestamp::now())?;
+    }
+    worker.finish_writes().await;
+    drop(terminal);
+    drop(guard);
+    Ok(())
+}

@@ -1,0 +1,177 @@
+//! What each background job computes — a search, a slider histogram, a link-picker
+//! search, the ids to mark, a memory's detail, the filter choices — as plain functions
+//! that answer with an action. The worker runs them off the UI loop; the headless
+//! browser runs them inline.
+
+use super::action::Action;
+use super::effect::HistogramJob;
+use super::state::{DetailView, Facets, LinkRow, SliderHistogram};
+use crate::search::{Filters, Histogram, NumericField, SearchRequest, SearchResponse, Searcher};
+use crate::store::Store;
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+/// Bins per slider histogram (the view resamples them to the slider's width).
+pub const HISTOGRAM_BINS: usize = 48;
+
+/// What the worker searches with: the real `Searcher`, or a stand-in in tests.
+pub trait SearchSource: Send + Sync {
+    /// Answers one request.
+    fn search(&self, request: &SearchRequest) -> SearchResponse;
+    /// The distribution of `field` over the memories the other filters keep.
+    fn histogram(&self, filters: &Filters, field: NumericField, bins: usize) -> Histogram;
+    /// Memories it holds.
+    fn len(&self) -> usize;
+    /// True when it holds none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl SearchSource for Searcher {
+    fn search(&self, request: &SearchRequest) -> SearchResponse {
+        Searcher::search(self, request)
+    }
+    fn histogram(&self, filters: &Filters, field: NumericField, bins: usize) -> Histogram {
+        Searcher::histogram(self, filters, field, bins)
+    }
+    fn len(&self) -> usize {
+        Searcher::len(self)
+    }
+}
+
+/// Runs one search and tags the answer.
+pub fn run_search(source: &dyn SearchSource, generation: u64, request: &SearchRequest) -> Action {
+    let started = Instant::now();
+    let response = source.search(request);
+    Action::SearchDone {
+        generation,
+        response,
+        elapsed: started.elapsed(),
+    }
+}
+
+/// Computes one slider histogram and tags it.
+pub fn run_histogram(source: &dyn SearchSource, generation: u64, job: &HistogramJob) -> Action {
+    let h = source.histogram(&job.filters, job.field, HISTOGRAM_BINS);
+    Action::HistogramDone {
+        generation,
+        row: job.row,
+        histogram: SliderHistogram {
+            min: h.min,
+            max: h.max,
+            counts: h.counts,
+            kept: h.kept,
+            present: h.present,
+        },
+    }
+}
+
+/// Searches for the link picker and tags the answer.
+pub fn run_link_search(
+    source: &dyn SearchSource,
+    generation: u64,
+    request: &SearchRequest,
+) -> Action {
+    Action::LinkSearchDone {
+        generation,
+        response: source.search(request),
+    }
+}
+
+/// Lists the ids of every memory a request matches, for marking them all.
+pub fn run_mark_all(source: &dyn SearchSource, generation: u64, request: &SearchRequest) -> Action {
+    let ids = source
+        .search(request)
+        .hits
+        .into_iter()
+        .map(|h| h.memory.id)
+        .collect();
+    Action::MarkAllDone { generation, ids }
+}
+
+/// Reads a memory and the memories it is linked with, for the detail pane.
+pub fn read_detail(store: &Store, id: &str) -> Action {
+    let failed = |reason: String| Action::DetailFailed {
+        id: id.to_string(),
+        reason,
+    };
+    let reader = match store.read() {
+        Ok(r) => r,
+        Err(e) => return failed(e.to_string()),
+    };
+    let memory = match reader.get(id) {
+        Ok(Some(m)) => m,
+        Ok(None) => return failed(format!("no memory with id `{id}`")),
+        Err(e) => return failed(e.to_string()),
+    };
+    let mut links = Vec::new();
+    let mut seen = BTreeSet::new();
+    for rel in &memory.relationships {
+        let headline = reader
+            .get(&rel.target)
+            .ok()
+            .flatten()
+            .map(|m| m.headline().to_string());
+        seen.insert(rel.target.clone());
+        links.push(LinkRow {
+            id: rel.target.clone(),
+            kind: rel.kind.clone(),
+            strength: rel.strength,
+            outgoing: true,
+            headline,
+        });
+    }
+    for source_id in reader.linked_from(id).unwrap_or_default() {
+        if source_id == id || seen.contains(&source_id) {
+            continue;
+        }
+        let Ok(Some(other)) = reader.get(&source_id) else {
+            continue;
+        };
+        let rel = other.relationships.iter().find(|r| r.target == id);
+        links.push(LinkRow {
+            id: source_id.clone(),
+            kind: rel.map_or_else(|| "related".into(), |r| r.kind.clone()),
+            strength: rel.and_then(|r| r.strength),
+            outgoing: false,
+            headline: Some(other.headline().to_string()),
+        });
+        seen.insert(source_id);
+    }
+    let relationship_count = reader.relationship_count(&memory).unwrap_or(0);
+    Action::DetailLoaded(Box::new(DetailView {
+        memory,
+        relationship_count,
+        links: Some(links),
+    }))
+}
+
+/// Gathers the choices of the type / tag / module filters and the slider spans.
+pub fn read_facets(store: &Store, source: &dyn SearchSource) -> Result<Facets, String> {
+    let reader = store.read().map_err(|e| e.to_string())?;
+    let mut types = BTreeSet::new();
+    let mut tags = BTreeSet::new();
+    let mut modules = BTreeSet::new();
+    reader
+        .for_each(|_, m| {
+            types.insert(m.memory_type);
+            tags.extend(m.tags);
+            modules.extend(m.module);
+        })
+        .map_err(|e| e.to_string())?;
+    let all = Filters {
+        deleted: crate::search::DeletedFilter::Include,
+        ..Filters::default()
+    };
+    let created = source.histogram(&all, NumericField::CreatedAt, 1);
+    let links = source.histogram(&all, NumericField::RelationshipCount, 1);
+    let secs = |v: f64| crate::model::Timestamp((v * 1e9) as i64);
+    Ok(Facets {
+        types: types.into_iter().collect(),
+        tags: tags.into_iter().collect(),
+        modules: modules.into_iter().collect(),
+        max_relationships: links.max.max(0.0) as u32,
+        created_span: (created.present > 0).then(|| (secs(created.min), secs(created.max))),
+    })
+}

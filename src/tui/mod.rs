@@ -1,0 +1,50 @@
+//! The interactive browser (SPEC §5): mode tabs, search bar, virtualised result list,
+//! detail pane, filter panel with histogram sliders, status line and help, over one
+//! store, searching in the background as the user types; and curation from the
+//! keyboard, every change one durable write that can be undone.
+
+pub mod action;
+pub mod app;
+pub mod config;
+mod curate;
+pub mod editor;
+pub mod effect;
+pub mod filter_rows;
+pub mod headless;
+pub mod jobs;
+pub mod key;
+pub mod keymap;
+pub mod modal;
+mod navigate;
+pub mod state;
+pub mod terminal;
+pub mod theme;
+pub mod update;
+pub mod view;
+pub mod worker;
+pub mod write;
+
+use crate::store::Store;
+use std::path::PathBuf;
+
+/// How the browser is started.
+#[derive(Debug, Clone, Default)]
+pub struct TuiOptions {
+    /// Leave the mouse alone (`--no-mouse`), whatever the config says.
+    pub no_mouse: bool,
+    /// The config file; `None` = `$XDG_CONFIG_HOME/memlens/config.toml`.
+    pub config_path: Option<PathBuf>,
+}
+
+/// Runs the interactive browser on an open store until the user quits.
+pub fn run(store: Store, options: TuiOptions) -> anyhow::Result<()> {
+    let mode = theme::ColorMode::detect();
+    let path = options.config_path.clone().or_else(config::default_path);
+    let config = config::Config::load(path.as_deref(), mode);
+    let mouse = !options.no_mouse && config.mouse;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(app::run(store, config, mouse, worker::searcher_loader()))
+}

@@ -1,0 +1,261 @@
+//! Moving through the list and the detail pane: the selection and the page loaded
+//! around it, the detail pane following the selection or a relationship (and back),
+//! scrolling, and the mouse. Part of `update`: no I/O, effects out.
+
+use super::curate;
+use super::effect::Effect;
+use super::state::{DetailView, Focus, Overlay, PAGE_SIZE, State};
+use super::update::{move_filter_row, show_tab};
+use super::view::{self, Areas};
+
+/// Rows of the list pane (at least one).
+pub fn list_rows(state: &State) -> usize {
+    view::layout(state.size, state.filters_open)
+        .map_or(1, |a| usize::from(a.list.height.saturating_sub(2)).max(1))
+}
+
+/// Moves the selection by `delta` rows, within the list.
+pub(super) fn move_selection(state: &mut State, delta: i64, effects: &mut Vec<Effect>) {
+    let last = state.results.total.saturating_sub(1) as i64;
+    let target = (state.selected as i64 + delta).clamp(0, last.max(0));
+    select(state, target as usize, effects);
+}
+
+/// Selects a position in the whole list: scrolls to it, loads its page when needed and
+/// shows it in the detail pane.
+pub(super) fn select(state: &mut State, index: usize, effects: &mut Vec<Effect>) {
+    let index = index.min(state.results.total.saturating_sub(1));
+    if index == state.selected && state.detail_target.is_some() {
+        return;
+    }
+    state.selected = index;
+    state.keep_selected = None;
+    keep_selection_visible(state);
+    ensure_page(state, effects);
+    state.following = false;
+    state.back_stack.clear();
+    show_selected(state, effects);
+}
+
+/// Asks for the page around the selection when the list shows rows outside the page.
+fn ensure_page(state: &mut State, effects: &mut Vec<Effect>) {
+    let rows = list_rows(state);
+    let first = state.list_top;
+    let last = (state.list_top + rows).min(state.results.total);
+    let loaded = state.results.offset..state.results.offset + state.results.hits.len();
+    if first >= last || (loaded.contains(&first) && loaded.contains(&(last - 1))) {
+        return;
+    }
+    let offset = state.selected.saturating_sub(PAGE_SIZE / 2);
+    state.requested_offset = offset;
+    state.generation += 1;
+    state.searching = true;
+    effects.push(Effect::Search {
+        generation: state.generation,
+        request: Box::new(state.request(offset)),
+    });
+}
+
+/// Scrolls the list so the selection is on screen.
+pub(super) fn keep_selection_visible(state: &mut State) {
+    let rows = list_rows(state);
+    if state.selected < state.list_top {
+        state.list_top = state.selected;
+    } else if state.selected >= state.list_top + rows {
+        state.list_top = state.selected + 1 - rows;
+    }
+    let max_top = state.results.total.saturating_sub(rows);
+    state.list_top = state.list_top.min(max_top);
+}
+
+/// Puts the selected hit in the detail pane and asks for its links.
+fn show_selected(state: &mut State, effects: &mut Vec<Effect>) {
+    let Some(hit) = state.selected_hit() else {
+        if state.results.total == 0 {
+            state.detail = None;
+            state.detail_target = None;
+        }
+        return;
+    };
+    let id = hit.memory.id.clone();
+    if state.detail_target.as_deref() == Some(id.as_str()) && state.detail.is_some() {
+        return;
+    }
+    state.detail = Some(DetailView {
+        memory: hit.memory.clone(),
+        relationship_count: hit.relationship_count,
+        links: None,
+    });
+    state.detail_target = Some(id.clone());
+    state.detail_scroll = 0;
+    state.detail_link = 0;
+    effects.push(Effect::LoadDetail { id });
+}
+
+/// Takes a search answer: the page, the selection kept (or on the same memory after
+/// a refresh), the detail pane following.
+pub(super) fn search_done(
+    state: &mut State,
+    response: crate::search::SearchResponse,
+    elapsed: std::time::Duration,
+    effects: &mut Vec<Effect>,
+) {
+    let offset = state.requested_offset;
+    state.searching = false;
+    state.take_response(offset, response, elapsed);
+    if let Some(id) = state.keep_selected.take()
+        && let Some(i) = state.results.hits.iter().position(|h| h.memory.id == id)
+    {
+        state.selected = offset + i;
+    }
+    if state.selected >= state.results.total {
+        state.selected = state.results.total.saturating_sub(1);
+    }
+    keep_selection_visible(state);
+    if !state.following {
+        show_selected(state, effects);
+    }
+}
+
+/// Keeps the selection inside a list that changed under it, and the detail pane on a
+/// memory that is still there.
+pub(super) fn settle_selection(state: &mut State, effects: &mut Vec<Effect>) {
+    if state.selected >= state.results.total {
+        state.selected = state.results.total.saturating_sub(1);
+    }
+    keep_selection_visible(state);
+    if state.detail.is_none() && !state.following {
+        show_selected(state, effects);
+    }
+    state.detail_scroll = state.detail_scroll.min(view::detail::max_scroll(state));
+}
+
+/// Scrolls the help overlay or the detail pane.
+pub(super) fn scroll(state: &mut State, delta: i32) {
+    if let Some(Overlay::Help { scroll }) = &mut state.overlay {
+        *scroll = scroll.saturating_add_signed(delta as i16);
+        return;
+    }
+    let max = view::detail::max_scroll(state);
+    state.detail_scroll = state
+        .detail_scroll
+        .saturating_add_signed(delta as i16)
+        .min(max);
+}
+
+/// Chooses another relationship in the detail pane.
+pub(super) fn move_link(state: &mut State, delta: i64) {
+    let count = state
+        .detail
+        .as_ref()
+        .and_then(|d| d.links.as_ref())
+        .map_or(0, Vec::len);
+    if count == 0 {
+        return;
+    }
+    state.detail_link = (state.detail_link as i64 + delta).clamp(0, count as i64 - 1) as usize;
+}
+
+/// Opens the chosen relationship's memory (a tracked read) and remembers the way back.
+pub(super) fn follow(state: &mut State, effects: &mut Vec<Effect>) {
+    let Some(detail) = &state.detail else { return };
+    let Some(link) = detail.links.as_ref().and_then(|l| l.get(state.detail_link)) else {
+        return;
+    };
+    if link.headline.is_none() {
+        state.message = Some(format!("`{}` is not in the store", link.id));
+        return;
+    }
+    let target = link.id.clone();
+    state.back_stack.push(detail.memory.id.clone());
+    curate::track_read(state, &target, effects);
+    open_detail(state, target, effects);
+    state.following = true;
+}
+
+/// Goes back to the memory shown before following a relationship.
+pub(super) fn go_back(state: &mut State, effects: &mut Vec<Effect>) {
+    let Some(previous) = state.back_stack.pop() else {
+        return;
+    };
+    state.following = !state.back_stack.is_empty();
+    open_detail(state, previous, effects);
+}
+
+/// Shows a memory in the detail pane and asks for its links.
+fn open_detail(state: &mut State, id: String, effects: &mut Vec<Effect>) {
+    state.detail = None;
+    state.detail_target = Some(id.clone());
+    state.detail_scroll = 0;
+    state.detail_link = 0;
+    effects.push(Effect::LoadDetail { id });
+}
+
+/// The mouse wheel over a pane.
+pub(super) fn wheel(
+    state: &mut State,
+    column: u16,
+    row: u16,
+    lines: i8,
+    effects: &mut Vec<Effect>,
+) {
+    let Some(areas) = view::layout(state.size, state.filters_open) else {
+        return;
+    };
+    let at = (column, row);
+    if state.overlay.is_some() {
+        scroll(state, i32::from(lines));
+    } else if contains(areas.list, at) {
+        move_selection(state, i64::from(lines), effects);
+    } else if areas.filters.is_some_and(|a| contains(a, at)) {
+        move_filter_row(state, i64::from(lines));
+    } else if areas.detail.is_some_and(|a| contains(a, at)) {
+        scroll(state, i32::from(lines));
+    }
+}
+
+/// A click on a pane, a tab or a list row.
+pub(super) fn click(state: &mut State, column: u16, row: u16, effects: &mut Vec<Effect>) {
+    let Some(areas) = view::layout(state.size, state.filters_open) else {
+        return;
+    };
+    if state.overlay.is_some() {
+        return;
+    }
+    let at = (column, row);
+    let Areas {
+        tabs,
+        search,
+        list,
+        detail,
+        filters,
+        ..
+    } = areas;
+    if contains(tabs, at) {
+        if let Some(tab) = view::tabs::tab_at(state, tabs, column) {
+            show_tab(state, tab, effects);
+        }
+    } else if contains(search, at) {
+        state.focus = Focus::Search;
+    } else if contains(list, at) {
+        state.focus = Focus::List;
+        if row > list.y && row < list.bottom().saturating_sub(1) {
+            let index = state.list_top + usize::from(row - list.y - 1);
+            if index < state.results.total {
+                select(state, index, effects);
+            }
+        }
+    } else if let Some(area) = filters.filter(|a| contains(*a, at)) {
+        state.focus = Focus::Filters;
+        if let Some(r) = view::filters::row_at(state, area, row) {
+            state.filter_row = r;
+        }
+    } else if detail.is_some_and(|a| contains(a, at)) {
+        state.focus = Focus::Detail;
+    }
+}
+
+/// True when the cell is inside the area.
+fn contains(area: ratatui::layout::Rect, (x, y): (u16, u16)) -> bool {
+    area.contains(ratatui::layout::Position { x, y })
+}

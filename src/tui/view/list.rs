@@ -1,0 +1,117 @@
+//! The result list, virtualised: only the rows on screen are built, from the loaded page.
+//! Marked memories carry a mark; the title counts them.
+
+use super::Look;
+use super::text::{inert, truncate, width};
+use crate::search::{DeletedFilter, Hit, MatchQuality};
+use crate::tui::state::{Focus, State};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+/// Draws the list pane.
+pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
+    let focused = state.focus == Focus::List && state.overlay.is_none();
+    let total = state.results.total;
+    let position = if total == 0 {
+        String::new()
+    } else {
+        format!(" {}/{} ", state.selected + 1, total)
+    };
+    let mut title = vec![
+        Span::styled(" Memories ", look.theme.accent()),
+        Span::styled(position, look.theme.muted()),
+    ];
+    if state.filters.deleted == DeletedFilter::Only {
+        title.push(Span::styled("deleted only ", look.theme.error()));
+    }
+    if !state.marked.is_empty() {
+        title.push(Span::styled(
+            format!("{} marked ", state.marked.len()),
+            look.theme.highlight(),
+        ));
+    }
+    let title = Line::from(title);
+    let block = super::pane(title, focused, look);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let rows = usize::from(inner.height);
+    let w = usize::from(inner.width);
+    let mut lines = Vec::with_capacity(rows);
+    if total == 0 {
+        let text = if state.loading {
+            "loading…"
+        } else if state.searching {
+            "searching…"
+        } else {
+            "no memory matches"
+        };
+        lines.push(Line::styled(format!(" {text}"), look.theme.muted()));
+    }
+    for index in state.list_top..(state.list_top + rows).min(total) {
+        let selected = index == state.selected;
+        let line = match state.results.get(index) {
+            Some(hit) => row(
+                hit,
+                w,
+                selected,
+                state.marked.contains(&hit.memory.id),
+                look,
+            ),
+            None => Line::styled(" …", look.theme.muted()),
+        };
+        lines.push(if selected {
+            line.style(look.theme.selected())
+        } else {
+            line
+        });
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// One row: cursor, mark, date, type, headline; discovery, partial match and deleted
+/// flags at the right.
+pub fn row<'a>(hit: &'a Hit, w: usize, selected: bool, marked: bool, look: &Look<'_>) -> Line<'a> {
+    let m = &hit.memory;
+    let marker = if selected { "▸" } else { " " };
+    let mark = if marked { "●" } else { " " };
+    let stamp = m.created_at.to_string();
+    let date = if w >= 60 {
+        format!("{} ", stamp.get(..10).unwrap_or(&stamp))
+    } else {
+        format!("{} ", stamp.get(5..10).unwrap_or(&stamp))
+    };
+    let kind = if w >= 45 {
+        format!("{:<9} ", truncate(&inert(&m.memory_type), 9))
+    } else {
+        String::new()
+    };
+    let mut right = String::new();
+    if hit.is_discovery == Some(true) {
+        right.push('◆');
+    }
+    if hit.match_quality == Some(MatchQuality::Partial) {
+        right.push('~');
+    }
+    if m.is_deleted() {
+        right.push('✗');
+    }
+    let head_room = w.saturating_sub(2 + width(&date) + width(&kind) + width(&right) + 1);
+    let headline = truncate(&inert(m.headline()), head_room).into_owned();
+    let pad = head_room.saturating_sub(width(&headline));
+    let mut head_style = ratatui::style::Style::default();
+    if m.is_deleted() {
+        head_style = head_style.add_modifier(Modifier::CROSSED_OUT);
+    }
+    Line::from(vec![
+        Span::styled(marker, look.theme.accent()),
+        Span::styled(mark, look.theme.highlight()),
+        Span::styled(date, look.theme.muted()),
+        Span::styled(kind, look.theme.highlight()),
+        Span::styled(headline, head_style),
+        Span::raw(" ".repeat(pad + 1)),
+        Span::styled(right, look.theme.highlight()),
+    ])
+}

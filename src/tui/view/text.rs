@@ -1,0 +1,155 @@
+//! The one door through which memory text enters the view: control characters and
+//! escape sequences are made visible and inert, and lines are wrapped by display width.
+
+use std::borrow::Cow;
+use unicode_width::UnicodeWidthChar;
+
+/// Width a tab is expanded to.
+const TAB: &str = "    ";
+
+/// True for characters that must never reach the terminal raw: C0 and C1 controls,
+/// DEL, and the bidirectional overrides that can reorder what the user sees.
+fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Makes untrusted text safe to draw on one line: C0 controls become caret notation
+/// (`ESC` → `^[`, `BEL` → `^G`, newline → `^J`), DEL becomes `^?`, tabs become spaces,
+/// C1 controls and bidi overrides become U+FFFD. Clean text is borrowed, not copied.
+pub fn inert(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\t' => out.push_str(TAB),
+            '\u{0}'..='\u{1f}' => {
+                out.push('^');
+                out.push(char::from(b'@' + c as u8));
+            }
+            '\u{7f}' => out.push_str("^?"),
+            c if is_unsafe(c) => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Display width of already inert text.
+pub fn width(text: &str) -> usize {
+    text.chars().map(|c| c.width().unwrap_or(0)).sum()
+}
+
+/// Cuts inert text to at most `max` columns, ending with `…` when cut.
+pub fn truncate(text: &str, max: usize) -> Cow<'_, str> {
+    if width(text) <= max {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > max {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    if max > 0 {
+        out.push('…');
+    }
+    Cow::Owned(out)
+}
+
+/// Splits untrusted multi-line text into inert lines of at most `max` columns,
+/// breaking at spaces where it can and inside long words where it must.
+pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut out = Vec::new();
+    for raw in text.split('\n') {
+        let line = inert(raw.strip_suffix('\r').unwrap_or(raw));
+        if line.is_empty() {
+            out.push(String::new());
+            continue;
+        }
+        let mut current = String::new();
+        let mut current_w = 0;
+        for word in split_keep_spaces(&line) {
+            let w = width(word);
+            if current_w + w <= max {
+                current.push_str(word);
+                current_w += w;
+                continue;
+            }
+            if !current.is_empty() {
+                out.push(current.trim_end().to_string());
+                current = String::new();
+                current_w = 0;
+            }
+            let word = if word.trim().is_empty() { "" } else { word };
+            for c in word.chars() {
+                let cw = c.width().unwrap_or(0);
+                if current_w + cw > max {
+                    out.push(std::mem::take(&mut current));
+                    current_w = 0;
+                }
+                current.push(c);
+                current_w += cw;
+            }
+        }
+        out.push(current.trim_end().to_string());
+    }
+    out
+}
+
+/// Splits a line into words, each followed by the spaces after it.
+fn split_keep_spaces(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut in_space = false;
+    for (i, c) in line.char_indices() {
+        if c == ' ' {
+            in_space = true;
+        } else if in_space {
+            out.push(&line[start..i]);
+            start = i;
+            in_space = false;
+        }
+    }
+    if start < line.len() {
+        out.push(&line[start..]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_sequences_and_controls_become_visible_text() {
+        let shown = inert("a\u{1b}[2Jb\u{7}c\u{9b}d\u{7f}e\u{202e}f");
+        assert!(!shown.chars().any(is_unsafe), "{shown:?}");
+        assert_eq!(shown, "a^[[2Jb^Gc\u{FFFD}d^?e\u{FFFD}f");
+        assert!(matches!(inert("plain"), Cow::Borrowed("plain")));
+    }
+
+    #[test]
+    fn wrap_keeps_every_word_within_the_width() {
+        let text = "the quick brown fox jumps over the lazy dog\n\nsupercalifragilistic";
+        let lines = wrap(text, 10);
+        assert!(lines.iter().all(|l| width(l) <= 10), "{lines:?}");
+        let joined: String = lines.concat().split_whitespace().collect();
+        let expected: String = text.split_whitespace().collect();
+        assert_eq!(joined, expected);
+        assert!(lines.contains(&String::new()), "blank line kept");
+    }
+
+    #[test]
+    fn truncate_marks_the_cut() {
+        assert_eq!(truncate("abcdef", 4), "abc…");
+        assert_eq!(truncate("abc", 4), "abc");
+    }
+}

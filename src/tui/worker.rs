@@ -1,0 +1,298 @@
+//! The background work: loading the search index (and rebuilding it after a write),
+//! searching, histograms, detail reads and writes, off the UI loop. The newest search
+//! request wins: requests sit in a watch channel that keeps only the latest, every
+//! answer carries its generation, and the state drops answers of older generations.
+
+use super::action::Action;
+use super::effect::{Effect, HistogramJob};
+use super::write::{WriteJob, write_task};
+use crate::search::{SearchRequest, Searcher};
+use crate::store::Store;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+
+pub use super::jobs::{
+    HISTOGRAM_BINS, SearchSource, read_detail, read_facets, run_histogram, run_link_search,
+    run_mark_all, run_search,
+};
+
+/// Builds the search source from the store (runs on a blocking thread): at the start,
+/// and again after every write.
+pub type Loader = Arc<dyn Fn(&Store) -> Result<Arc<dyn SearchSource>, String> + Send + Sync>;
+
+/// The loader of the real program: `Searcher::load` on a fresh snapshot. (The searcher
+/// has no incremental update, so a write rebuilds it whole, in the background.)
+pub fn searcher_loader() -> Loader {
+    Arc::new(|store: &Store| {
+        let reader = store.read().map_err(|e| e.to_string())?;
+        let searcher = Searcher::load(&reader).map_err(|e| e.to_string())?;
+        Ok(Arc::new(searcher) as Arc<dyn SearchSource>)
+    })
+}
+
+/// A request that sits in a watch channel: the newest replaces the older one.
+type Newest<T> = watch::Sender<Option<(u64, T)>>;
+
+/// The app's side of the worker: where effects are sent.
+pub struct Worker {
+    search: Newest<Box<SearchRequest>>,
+    histograms: Newest<Vec<HistogramJob>>,
+    link_search: Newest<Box<SearchRequest>>,
+    mark_all: Newest<Box<SearchRequest>>,
+    details: mpsc::UnboundedSender<String>,
+    reload: watch::Sender<u64>,
+    writes: Option<mpsc::UnboundedSender<WriteJob>>,
+    writer: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// The receiving ends the search task listens on.
+struct SearchInbox {
+    search: watch::Receiver<Option<(u64, Box<SearchRequest>)>>,
+    histograms: watch::Receiver<Option<(u64, Vec<HistogramJob>)>>,
+    link_search: watch::Receiver<Option<(u64, Box<SearchRequest>)>>,
+    mark_all: watch::Receiver<Option<(u64, Box<SearchRequest>)>>,
+    sources: watch::Receiver<Option<Arc<dyn SearchSource>>>,
+}
+
+impl Worker {
+    /// Starts the worker tasks on the current tokio runtime: the index loads at once,
+    /// in the background; answers arrive on `actions`.
+    pub fn spawn(
+        store: Arc<Store>,
+        loader: Loader,
+        actions: mpsc::UnboundedSender<Action>,
+    ) -> Worker {
+        let (search, search_rx) = watch::channel(None);
+        let (histograms, hist_rx) = watch::channel(None);
+        let (link_search, link_rx) = watch::channel(None);
+        let (mark_all, mark_rx) = watch::channel(None);
+        let (sources, sources_rx) = watch::channel(None);
+        let (reload, reload_rx) = watch::channel(0);
+        let (details, details_rx) = mpsc::unbounded_channel();
+        let (writes, writes_rx) = mpsc::unbounded_channel();
+        let inbox = SearchInbox {
+            search: search_rx,
+            histograms: hist_rx,
+            link_search: link_rx,
+            mark_all: mark_rx,
+            sources: sources_rx,
+        };
+        tokio::spawn(search_task(
+            store.clone(),
+            loader.clone(),
+            inbox,
+            actions.clone(),
+        ));
+        tokio::spawn(reload_task(
+            store.clone(),
+            loader,
+            reload_rx,
+            sources,
+            actions.clone(),
+        ));
+        tokio::spawn(detail_task(store.clone(), details_rx, actions.clone()));
+        let writer = tokio::spawn(write_task(store, writes_rx, actions));
+        Worker {
+            search,
+            histograms,
+            link_search,
+            mark_all,
+            details,
+            reload,
+            writes: Some(writes),
+            writer: Some(writer),
+        }
+    }
+
+    /// Hands an effect to the worker (`Quit` is the app's to handle).
+    pub fn send(&self, effect: Effect) {
+        match effect {
+            Effect::Search {
+                generation,
+                request,
+            } => {
+                self.search.send_replace(Some((generation, request)));
+            }
+            Effect::Histograms { generation, jobs } => {
+                self.histograms.send_replace(Some((generation, jobs)));
+            }
+            Effect::LoadDetail { id } => {
+                let _ = self.details.send(id);
+            }
+            Effect::Write(job) => {
+                if let Some(writes) = &self.writes {
+                    let _ = writes.send(job);
+                }
+            }
+            Effect::ReloadIndex => self.reload.send_modify(|v| *v += 1),
+            Effect::LinkSearch {
+                generation,
+                request,
+            } => {
+                self.link_search.send_replace(Some((generation, request)));
+            }
+            Effect::MarkAll {
+                generation,
+                request,
+            } => {
+                self.mark_all.send_replace(Some((generation, request)));
+            }
+            Effect::Quit => {}
+        }
+    }
+
+    /// Waits until every write already sent is durable, so quitting never drops one.
+    pub async fn finish_writes(&mut self) {
+        self.writes = None;
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.await;
+        }
+    }
+}
+
+/// Runs `job` on a blocking thread with a shared source.
+async fn blocking<T: Send + 'static>(
+    source: &Arc<dyn SearchSource>,
+    job: impl FnOnce(&dyn SearchSource) -> T + Send + 'static,
+) -> Option<T> {
+    let src = source.clone();
+    tokio::task::spawn_blocking(move || job(src.as_ref()))
+        .await
+        .ok()
+}
+
+/// The newest request of a watch channel newer than `done`, marking it seen.
+fn newest<T: Clone>(
+    rx: &mut watch::Receiver<Option<(u64, T)>>,
+    done: &mut u64,
+) -> Option<(u64, T)> {
+    let newest = rx.borrow_and_update().clone();
+    let (generation, request) = newest.filter(|(g, _)| *g > *done)?;
+    *done = generation;
+    Some((generation, request))
+}
+
+async fn search_task(
+    store: Arc<Store>,
+    loader: Loader,
+    mut inbox: SearchInbox,
+    actions: mpsc::UnboundedSender<Action>,
+) {
+    let load_store = store.clone();
+    let mut source = match tokio::task::spawn_blocking(move || loader(&load_store)).await {
+        Ok(Ok(source)) => source,
+        Ok(Err(reason)) => {
+            let _ = actions.send(Action::LoadFailed(reason));
+            return;
+        }
+        Err(e) => {
+            let _ = actions.send(Action::LoadFailed(format!("loading failed: {e}")));
+            return;
+        }
+    };
+    let _ = actions.send(Action::SearcherReady {
+        memories: source.len(),
+    });
+    let mut facets_sent = false;
+    let (mut done_search, mut done_hist, mut done_link, mut done_mark) = (0u64, 0u64, 0u64, 0u64);
+    let mut queue: VecDeque<(u64, HistogramJob)> = VecDeque::new();
+    // `changed()` below marks a new index as seen, so remember that one arrived.
+    let mut rebuilt = false;
+    loop {
+        rebuilt |= inbox.sources.has_changed().unwrap_or(false);
+        let answer = if rebuilt && let Some(fresh) = inbox.sources.borrow_and_update().clone() {
+            // Swapped before telling the state, so the refresh it sends finds it.
+            rebuilt = false;
+            source = fresh;
+            facets_sent = false;
+            Some(Action::IndexReloaded {
+                memories: source.len(),
+            })
+        } else if let Some((g, request)) = newest(&mut inbox.search, &mut done_search) {
+            blocking(&source, move |s| run_search(s, g, &request)).await
+        } else if let Some((g, request)) = newest(&mut inbox.link_search, &mut done_link) {
+            blocking(&source, move |s| run_link_search(s, g, &request)).await
+        } else if let Some((g, request)) = newest(&mut inbox.mark_all, &mut done_mark) {
+            blocking(&source, move |s| run_mark_all(s, g, &request)).await
+        } else if !facets_sent {
+            facets_sent = true;
+            let st = store.clone();
+            blocking(&source, move |s| read_facets(&st, s).ok())
+                .await
+                .flatten()
+                .map(Action::FacetsLoaded)
+        } else {
+            if let Some((generation, jobs)) = newest(&mut inbox.histograms, &mut done_hist) {
+                queue = jobs.into_iter().map(|j| (generation, j)).collect();
+            }
+            match queue.pop_front() {
+                Some((g, job)) => blocking(&source, move |s| run_histogram(s, g, &job)).await,
+                None => {
+                    tokio::select! {
+                        changed = inbox.search.changed() => if changed.is_err() { return },
+                        changed = inbox.histograms.changed() => if changed.is_err() { return },
+                        changed = inbox.link_search.changed() => if changed.is_err() { return },
+                        changed = inbox.mark_all.changed() => if changed.is_err() { return },
+                        changed = inbox.sources.changed() => {
+                            if changed.is_err() { return }
+                            rebuilt = true;
+                        }
+                    }
+                    continue;
+                }
+            }
+        };
+        if let Some(action) = answer
+            && actions.send(action).is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// Rebuilds the search index whenever a write asks for it; asks that arrive during a
+/// rebuild are served by one more rebuild after it.
+async fn reload_task(
+    store: Arc<Store>,
+    loader: Loader,
+    mut asks: watch::Receiver<u64>,
+    sources: watch::Sender<Option<Arc<dyn SearchSource>>>,
+    actions: mpsc::UnboundedSender<Action>,
+) {
+    while asks.changed().await.is_ok() {
+        asks.borrow_and_update();
+        let (st, load) = (store.clone(), loader.clone());
+        match tokio::task::spawn_blocking(move || load(&st)).await {
+            Ok(Ok(source)) => {
+                sources.send_replace(Some(source));
+            }
+            Ok(Err(reason)) => {
+                let _ = actions.send(Action::IndexReloadFailed(reason));
+            }
+            Err(e) => {
+                let _ = actions.send(Action::IndexReloadFailed(e.to_string()));
+            }
+        }
+    }
+}
+
+async fn detail_task(
+    store: Arc<Store>,
+    mut requests: mpsc::UnboundedReceiver<String>,
+    actions: mpsc::UnboundedSender<Action>,
+) {
+    while let Some(mut id) = requests.recv().await {
+        // Only the newest request matters when the user moves faster than the store.
+        while let Ok(newer) = requests.try_recv() {
+            id = newer;
+        }
+        let st = store.clone();
+        let Ok(action) = tokio::task::spawn_blocking(move || read_detail(&st, &id)).await else {
+            continue;
+        };
+        if actions.send(action).is_err() {
+            return;
+        }
+    }
+}

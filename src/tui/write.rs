@@ -1,0 +1,187 @@
+//! Running the browser's writes: curation changes, undo and redo through one session
+//! `UndoStack`, and tracked reads — each one durable write transaction through
+//! `curate`, run off the UI loop. The worker and the headless browser both call these.
+
+use super::action::Action;
+use crate::curate::{Applied, Change, CurateResult, UndoStack, track_read};
+use crate::model::Memory;
+use crate::store::Store;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// One write the browser asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WriteJob {
+    /// Apply a curation change and remember how to undo it.
+    Change {
+        /// Tag the outcome carries back (the editor waits for its own save).
+        token: u64,
+        /// What to change.
+        change: Change,
+    },
+    /// Take back the newest change.
+    Undo,
+    /// Apply again the change most recently undone.
+    Redo,
+    /// Count one read of a memory (not an edit, never undone).
+    Read {
+        /// The memory opened.
+        id: String,
+    },
+}
+
+/// Which kind of write an outcome reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteKind {
+    /// A curation change.
+    Change,
+    /// An undo.
+    Undo,
+    /// A redo.
+    Redo,
+}
+
+/// One memory a write touched, as it is stored now (`None` = no longer in the store).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    /// The memory's id.
+    pub id: String,
+    /// The record after the write.
+    pub after: Option<Memory>,
+}
+
+/// What a successful write did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WriteReport {
+    /// The change in words: `approve 3 memories`.
+    pub description: String,
+    /// The memories it changed.
+    pub changed: Vec<Written>,
+    /// Memories named but left as they were.
+    pub unchanged: Vec<String>,
+    /// Why those were left, when the change knows: `already approved`.
+    pub no_op_reason: Option<&'static str>,
+}
+
+/// The answer to a change, undo or redo.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WriteOutcome {
+    /// What was asked.
+    pub kind: WriteKind,
+    /// The change's tag (0 for undo and redo).
+    pub token: u64,
+    /// What it did, or the one-line reason it did nothing.
+    pub result: Result<WriteReport, String>,
+    /// What the next undo would take back.
+    pub next_undo: Option<String>,
+    /// What the next redo would apply again.
+    pub next_redo: Option<String>,
+    /// How long the write took, commit included.
+    pub elapsed: Duration,
+}
+
+/// Why a change may leave a memory as it was.
+fn no_op_reason(change: &Change) -> Option<&'static str> {
+    match change {
+        Change::Edit { edit, .. } => Some(edit.no_op_reason()),
+        Change::Link { .. } => Some("already linked with that kind"),
+        Change::Purge { .. } | Change::Unlink { .. } => None,
+    }
+}
+
+fn report(applied: Applied, no_op_reason: Option<&'static str>) -> WriteReport {
+    WriteReport {
+        description: applied.undo.description,
+        changed: applied
+            .undo
+            .entries
+            .into_iter()
+            .map(|e| Written {
+                id: e.id,
+                after: e.after,
+            })
+            .collect(),
+        unchanged: applied.unchanged,
+        no_op_reason,
+    }
+}
+
+/// Runs one write against the store and answers with the action that reports it.
+pub fn run_write(store: &Store, history: &mut UndoStack, job: &WriteJob) -> Action {
+    let started = Instant::now();
+    let (kind, token, result, reason): (_, _, CurateResult<Applied>, _) = match job {
+        WriteJob::Read { id } => {
+            let result = track_read(store, id)
+                .map(Box::new)
+                .map_err(|e| e.to_string());
+            return Action::ReadTracked {
+                id: id.clone(),
+                result,
+            };
+        }
+        WriteJob::Change { token, change } => (
+            WriteKind::Change,
+            *token,
+            history.apply(store, change),
+            no_op_reason(change),
+        ),
+        WriteJob::Undo => (WriteKind::Undo, 0, history.undo(store), None),
+        WriteJob::Redo => (WriteKind::Redo, 0, history.redo(store), None),
+    };
+    Action::Written(Box::new(WriteOutcome {
+        kind,
+        token,
+        result: result
+            .map(|applied| report(applied, reason))
+            .map_err(|e| e.to_string()),
+        next_undo: history.next_undo().map(|u| u.description.clone()),
+        next_redo: history.next_redo().map(|u| u.description.clone()),
+        elapsed: started.elapsed(),
+    }))
+}
+
+/// The answer to a write that could not run at all (its thread failed).
+fn write_failed(job: &WriteJob, reason: String) -> Action {
+    let (kind, token) = match job {
+        WriteJob::Read { id } => {
+            return Action::ReadTracked {
+                id: id.clone(),
+                result: Err(reason),
+            };
+        }
+        WriteJob::Change { token, .. } => (WriteKind::Change, *token),
+        WriteJob::Undo => (WriteKind::Undo, 0),
+        WriteJob::Redo => (WriteKind::Redo, 0),
+    };
+    Action::Written(Box::new(WriteOutcome {
+        kind,
+        token,
+        result: Err(reason),
+        next_undo: None,
+        next_redo: None,
+        elapsed: Duration::ZERO,
+    }))
+}
+
+/// Runs the writes one at a time, in the order sent, each on a blocking thread; the
+/// session's undo history lives here. Ends when the sender is dropped and every write
+/// already sent is done, so none is lost on quit.
+pub async fn write_task(
+    store: Arc<Store>,
+    mut jobs: mpsc::UnboundedReceiver<WriteJob>,
+    actions: mpsc::UnboundedSender<Action>,
+) {
+    let history = Arc::new(Mutex::new(UndoStack::default()));
+    while let Some(job) = jobs.recv().await {
+        let (st, h, j) = (store.clone(), history.clone(), job.clone());
+        let answer = tokio::task::spawn_blocking(move || {
+            let mut history = h.lock().unwrap_or_else(PoisonError::into_inner);
+            run_write(&st, &mut history, &j)
+        })
+        .await
+        .unwrap_or_else(|e| write_failed(&job, format!("the write failed: {e}")));
+        // The screen may be gone already on quit; the write is done either way.
+        let _ = actions.send(answer);
+    }
+}

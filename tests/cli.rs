@@ -1,0 +1,410 @@
+//! The `memlens` binary end to end: exit codes (0, 1 with `error:`, 2 for usage),
+//! store resolution (`--db`, `$MEMLENS_DB`, the XDG data dir), import problems printed
+//! as `FILE:LINE: field: reason` with the store unchanged, `get`, `stats`, `export`,
+//! `demo`, and the store summary printed instead of the browser when there is no terminal.
+
+mod exchange_support;
+
+use exchange_support::generate;
+use exchange_support::{memlens, stderr, stdout};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn ok(home: &Path, args: &[&str]) -> String {
+    let out = memlens(home, args, &[]);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+fn export(home: &Path, db: &Path) -> String {
+    ok(home, &["export", "--include-deleted", "--db", s(db)])
+}
+
+#[test]
+fn bad_input_exits_1_with_precise_lines_and_leaves_the_store_alone() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let db = h.join("s.redb");
+    let good = h.join("good.jsonl");
+    std::fs::write(&good, "{\"id\":\"a\",\"body\":\"first\"}\n").unwrap();
+    ok(h, &["import", "--db", s(&db), s(&good)]);
+    let before = export(h, &db);
+    let cases = [
+        (
+            "feel.jsonl",
+            "{\"id\":\"b\",\"body\":\"x\",\"feel_fear\":-0.1}\n",
+            "feel.jsonl:1: feel_fear: -0.1 is outside 0–1",
+        ),
+        (
+            "dup.jsonl",
+            "{\"id\":\"b\",\"body\":\"x\"}\n{\"id\":\"b\",\"body\":\"y\"}\n",
+            "dup.jsonl:2: id: duplicate of DIR/dup.jsonl:1",
+        ),
+        (
+            "nobody.jsonl",
+            "{\"id\":\"b\"}\n",
+            "nobody.jsonl:1: body: required field is missing",
+        ),
+        (
+            "type.jsonl",
+            "{\"id\":\"b\",\"body\":\"x\",\"rating_count\":-1}\n",
+            "type.jsonl:1: rating_count: expected a non-negative integer, found a number",
+        ),
+        (
+            "conflict.jsonl",
+            "{\"id\":\"a\",\"body\":\"again\"}\n",
+            "conflict.jsonl:1: id: `a` is already in the store (use --on-conflict skip or overwrite)",
+        ),
+    ];
+    for (name, content, expected) in cases {
+        let file = h.join(name);
+        std::fs::write(&file, content).unwrap();
+        let out = memlens(h, &["import", "--db", s(&db), s(&file)], &[]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines[0],
+            "error: 1 problem in the input; nothing was imported (the store is unchanged)"
+        );
+        let expected = format!(
+            "{}/{}",
+            h.display(),
+            expected.replace("DIR", &h.display().to_string())
+        );
+        assert_eq!(lines[1..], [expected.as_str()], "{name}");
+        assert!(stdout(&out).is_empty());
+        assert_eq!(export(h, &db), before, "{name} changed the store");
+    }
+    let broken = h.join("broken.jsonl");
+    std::fs::write(
+        &broken,
+        "{\"id\":\"c\",\"body\":\"x\"}\n{\"id\": \"d\" \"body\": 1}\n",
+    )
+    .unwrap();
+    let out = memlens(h, &["import", "--db", s(&db), s(&broken)], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out)
+            .contains("broken.jsonl:2: json: invalid JSON: expected `,` or `}` (column 12)"),
+        "{}",
+        stderr(&out)
+    );
+    let md = h.join("bad.md");
+    std::fs::write(
+        &md,
+        "---\nid: m\ntype: gotcha\ntags: [a, b\ncreated_at: '2026-01-01T00:00:00Z'\n---\nbody\n",
+    )
+    .unwrap();
+    let out = memlens(h, &["import", "--db", s(&db), s(&md)], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("bad.md:5: frontmatter: invalid YAML: "),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(export(h, &db), before);
+}
+
+#[test]
+fn warnings_do_not_fail_and_dry_runs_leave_no_file() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let file = h.join("w.jsonl");
+    std::fs::write(
+        &file,
+        "{\"id\":\"a\",\"body\":\"x\",\"rating_bayesian\":4.2}\n",
+    )
+    .unwrap();
+    let db = h.join("new.redb");
+    let out = memlens(h, &["import", "--dry-run", "--db", s(&db), s(&file)], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("dry run: 1 memory read from"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!db.exists(), "a dry run created the store");
+    let out = memlens(h, &["import", "--db", s(&db), s(&file)], &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let warning = format!(
+        "warning: {}:1: rating_bayesian: derived field ignored (memlens computes it)\n",
+        file.display()
+    );
+    assert_eq!(stderr(&out), warning);
+    let exported = export(h, &db);
+    assert!(
+        !exported.contains("rating_bayesian"),
+        "derived fields are not exported"
+    );
+}
+
+#[test]
+fn the_store_comes_from_db_then_memlens_db_then_the_data_dir() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let file = h.join("a.jsonl");
+    std::fs::write(&file, "{\"id\":\"a\",\"body\":\"x\"}\n").unwrap();
+    let env_db = h.join("env.redb");
+    let out = memlens(h, &["import", s(&file)], &[("MEMLENS_DB", s(&env_db))]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(env_db.exists());
+    let default_db = h.join("data/memlens/memlens.redb");
+    assert!(!default_db.exists());
+    ok(h, &["import", s(&file)]);
+    assert!(default_db.exists());
+    let flag_db = h.join("flag.redb");
+    let out = memlens(
+        h,
+        &["import", "--db", s(&flag_db), s(&file)],
+        &[("MEMLENS_DB", s(&env_db))],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(flag_db.exists());
+    let summary = ok(h, &[]);
+    assert!(
+        summary.starts_with(&format!("store       {}\n", default_db.display())),
+        "{summary}"
+    );
+    assert!(summary.contains("memories    1 (0 deleted)"));
+    assert!(
+        summary
+            .lines()
+            .last()
+            .unwrap()
+            .contains("the browser opens when memlens runs in a terminal")
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    for args in [
+        &["import"][..],
+        &["import", "--format", "xml", "a"],
+        &["export", "--format", "hivelore"],
+        &["stats", "--bogus"],
+        &["get"],
+    ] {
+        let out = memlens(h, args, &[]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).starts_with("error:"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let out = memlens(h, &["stats", "--db", s(&h.join("none.redb"))], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("no store here yet"));
+    assert!(
+        !h.join("none.redb").exists(),
+        "reading commands must not create a store"
+    );
+}
+
+#[test]
+fn get_and_stats_agree_with_the_memories() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let memories = generate::memories(5, 400);
+    let file = h.join("gen.jsonl");
+    std::fs::write(&file, generate::jsonl(&memories)).unwrap();
+    let db = h.join("s.redb");
+    ok(h, &["import", "--db", s(&db), s(&file)]);
+    let stats: Value = serde_json::from_str(&ok(h, &["stats", "--json", "--db", s(&db)])).unwrap();
+    let live: Vec<_> = memories.iter().filter(|m| m.deleted_at.is_none()).collect();
+    assert_eq!(stats["total"], 400);
+    assert_eq!(stats["deleted"], 400 - live.len());
+    assert_eq!(
+        stats["rated"],
+        live.iter().filter(|m| m.rating_count > 0).count()
+    );
+    assert_eq!(
+        stats["scored"],
+        live.iter()
+            .filter(|m| m.feel.iter().any(Option::is_some))
+            .count()
+    );
+    let mut by_type: BTreeMap<String, usize> = BTreeMap::new();
+    for m in &live {
+        *by_type.entry(m.memory_type.clone()).or_default() += 1;
+    }
+    assert_eq!(stats["by_type"], serde_json::to_value(&by_type).unwrap());
+    assert_eq!(
+        stats["by_status"]["validated"],
+        live.iter()
+            .filter(|m| m.status.as_str() == "validated")
+            .count()
+    );
+    // A memory with ratings and links, checked against values worked out here.
+    let m = memories
+        .iter()
+        .find(|m| m.rating_count >= 5 && !m.relationships.is_empty())
+        .unwrap();
+    let got: Value =
+        serde_json::from_str(&ok(h, &["get", &m.id, "--json", "--db", s(&db)])).unwrap();
+    assert_eq!(got["id"], m.id.as_str());
+    let bayes = (f64::from(m.rating_sum) + 15.0) / (f64::from(m.rating_count) + 5.0);
+    assert!((got["rating_bayesian"].as_f64().unwrap() - bayes).abs() < 1e-12);
+    let avg = f64::from(m.rating_sum) / f64::from(m.rating_count);
+    assert!((got["rating_avg"].as_f64().unwrap() - avg).abs() < 1e-12);
+    let ids: std::collections::HashSet<&str> = memories.iter().map(|x| x.id.as_str()).collect();
+    let mut linked: std::collections::BTreeSet<&str> = m
+        .relationships
+        .iter()
+        .map(|r| r.target.as_str())
+        .filter(|t| ids.contains(t) && *t != m.id)
+        .collect();
+    for other in &memories {
+        if other.relationships.iter().any(|r| r.target == m.id) && other.id != m.id {
+            linked.insert(other.id.as_str());
+        }
+    }
+    assert_eq!(got["relationship_count"], linked.len());
+    assert!(got.get("confidence_tier").is_some());
+    let unrated = memories.iter().find(|m| m.rating_count < 5).unwrap();
+    let got: Value =
+        serde_json::from_str(&ok(h, &["get", &unrated.id, "--json", "--db", s(&db)])).unwrap();
+    assert!(got.get("rating_avg").is_none());
+    let text = ok(h, &["get", &m.id, "--db", s(&db)]);
+    assert!(
+        text.starts_with(&format!("id            {}\n", m.id)),
+        "{text}"
+    );
+    assert!(text.ends_with(&format!("{}\n", m.body)));
+    let out = memlens(h, &["get", "no-such-id", "--db", s(&db)], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr(&out), "error: no memory with id `no-such-id`\n");
+}
+
+#[test]
+fn get_never_prints_escape_sequences_raw() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let file = h.join("esc.jsonl");
+    std::fs::write(
+        &file,
+        "{\"id\":\"e\",\"title\":\"\\u001b[31mred\",\"body\":\"clear \\u001b[2J now\"}\n",
+    )
+    .unwrap();
+    let db = h.join("s.redb");
+    ok(h, &["import", "--db", s(&db), s(&file)]);
+    let text = ok(h, &["get", "e", "--db", s(&db)]);
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    assert!(text.contains("\\u{1b}[2J"));
+}
+
+#[test]
+fn exports_go_to_stdout_or_a_file_and_leave_deleted_out_by_default() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let memories = generate::memories(9, 200);
+    let file = h.join("gen.jsonl");
+    std::fs::write(&file, generate::jsonl(&memories)).unwrap();
+    let db = h.join("s.redb");
+    ok(h, &["import", "--db", s(&db), s(&file)]);
+    let to_stdout = ok(h, &["export", "--db", s(&db)]);
+    let out_file = h.join("out/export.jsonl");
+    std::fs::create_dir_all(out_file.parent().unwrap()).unwrap();
+    let said = ok(h, &["export", "--db", s(&db), "-o", s(&out_file)]);
+    assert_eq!(std::fs::read_to_string(&out_file).unwrap(), to_stdout);
+    let deleted = memories.iter().filter(|m| m.deleted_at.is_some()).count();
+    assert!(deleted > 0);
+    assert_eq!(to_stdout.lines().count(), 200 - deleted);
+    assert!(
+        said.contains(&format!("{deleted} soft-deleted left out")),
+        "{said}"
+    );
+    assert_eq!(export(h, &db).lines().count(), 200);
+    let dir = h.join("md");
+    ok(
+        h,
+        &[
+            "export",
+            "--format",
+            "hivelore",
+            "--db",
+            s(&db),
+            "-o",
+            s(&dir),
+        ],
+    );
+    let count = walk(&dir);
+    assert_eq!(count, 200 - deleted);
+}
+
+fn walk(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            if p.is_dir() { walk(&p) } else { 1 }
+        })
+        .sum()
+}
+
+#[test]
+fn demo_builds_a_fresh_store_and_never_replaces_a_real_one() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let demo_lines = include_str!("../assets/demo.jsonl")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count();
+    let default_demo = h.join("data/memlens/demo.redb");
+    let real = h.join("real.redb");
+    let out = memlens(h, &["demo"], &[("MEMLENS_DB", s(&real))]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        default_demo.exists() && !real.exists(),
+        "demo must ignore MEMLENS_DB"
+    );
+    assert!(
+        stdout(&out).contains(&format!("memories    {demo_lines} (")),
+        "{}",
+        stdout(&out)
+    );
+    ok(h, &["demo"]); // recreated
+    // A real store at --db is refused and left as it was.
+    let file = h.join("a.jsonl");
+    std::fs::write(&file, "{\"id\":\"mine\",\"body\":\"precious\"}\n").unwrap();
+    ok(h, &["import", "--db", s(&real), s(&file)]);
+    let before = export(h, &real);
+    let out = memlens(h, &["demo", "--db", s(&real)], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with(&format!(
+            "error: {}: it is a memlens store that is not a demo store",
+            real.display()
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(export(h, &real), before);
+    let text = h.join("notes.txt");
+    std::fs::write(&text, "mine").unwrap();
+    assert_eq!(
+        memlens(h, &["demo", "--db", s(&text)], &[]).status.code(),
+        Some(1)
+    );
+    assert_eq!(std::fs::read_to_string(&text).unwrap(), "mine");
+    // A new path is created, an earlier demo store replaced.
+    let fresh = h.join("d/demo2.redb");
+    ok(h, &["demo", "--db", s(&fresh)]);
+    std::fs::write(&file, "{\"id\":\"extra\",\"body\":\"added to the demo\"}\n").unwrap();
+    ok(h, &["import", "--db", s(&fresh), s(&file)]);
+    assert_eq!(export(h, &fresh).lines().count(), demo_lines + 1);
+    ok(h, &["demo", "--db", s(&fresh)]);
+    assert_eq!(
+        export(h, &fresh).lines().count(),
+        demo_lines,
+        "the demo store was rebuilt"
+    );
+}

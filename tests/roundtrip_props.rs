@@ -1,0 +1,210 @@
+//! Property tests: any valid memory survives the store encoding, the canonical JSON
+//! form, a JSONL export and re-import, and a hivelore file written and read back.
+
+mod exchange_support;
+
+use exchange_support::{export_all, import_jsonl, temp_store};
+use memlens::exchange::Collected;
+use memlens::exchange::RecordSink;
+use memlens::exchange::fast_json::parse_canonical;
+use memlens::exchange::hivelore::{read::parse_memory, write::render};
+use memlens::model::{FEEL_DIMS, Memory, Relationship, Scope, Source, Status, Timestamp};
+use memlens::store::tables::{decode, encode};
+use proptest::collection::{btree_map, vec};
+use proptest::option;
+use proptest::prelude::*;
+use serde_json::Value;
+use std::collections::HashMap;
+
+fn text(max: usize) -> impl Strategy<Value = String> {
+    proptest::string::string_regex(&format!("(?s).{{0,{max}}}")).unwrap()
+}
+
+fn timestamp() -> impl Strategy<Value = Timestamp> {
+    (0i64..4_102_444_800_000_000_000).prop_map(Timestamp)
+}
+
+fn unit() -> impl Strategy<Value = f64> {
+    prop_oneof![Just(0.0), Just(1.0), Just(0.5), 0.0f64..=1.0]
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        (-1e300f64..1e300).prop_map(Value::from),
+        text(20).prop_map(Value::from),
+    ];
+    leaf.prop_recursive(2, 12, 4, |inner| {
+        prop_oneof![
+            vec(inner.clone(), 0..4).prop_map(Value::from),
+            btree_map("[a-z_]{1,6}", inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+prop_compose! {
+    fn relationship()(target in "\\PC{1,20}", kind in "[a-z_]{1,12}", strength in option::of(unit())) -> Relationship {
+        Relationship { target, kind, strength }
+    }
+}
+
+prop_compose! {
+    fn source()(system in "[a-z-]{1,10}", path in option::of("[a-z/]{1,12}\\.md"), id in option::of("\\PC{1,10}"),
+                keys in vec("[a-z_]{1,8}", 0..4)) -> Source {
+        Source { system, path, id, keys }
+    }
+}
+
+prop_compose! {
+    fn core()(id in "\\PC{1,40}", title in option::of(text(40)), lead in "[a-zA-Z0-9#]", body in text(200),
+              memory_type in "[a-z0-9_-]{1,40}", scope in 0..4usize, module in option::of("[a-z]{1,10}"),
+              status in 0..6usize, tags in vec("\\PC{0,12}", 0..5)) -> Memory {
+        let mut m = Memory::new(id, format!("{lead}{body}"), Timestamp(0));
+        m.title = title;
+        m.memory_type = memory_type;
+        m.scope = Scope::ALL[scope];
+        m.module = module.or_else(|| (m.scope == Scope::Module).then(|| "core".to_string()));
+        m.status = Status::ALL[status];
+        m.tags = tags;
+        m
+    }
+}
+
+prop_compose! {
+    fn memory()(mut m in core(), weight in unit(), trust in unit(), confidence in option::of(unit()),
+                created in timestamp(), updated in timestamp(), deleted in option::of(timestamp()),
+                reason in option::of(text(30)), last_read in option::of(timestamp()), read_count in any::<u32>(),
+                ratings in (0u32..10_000).prop_flat_map(|n| (Just(n), n..=5 * n)),
+                rels in vec(relationship(), 0..4), feel in vec(option::of(0.0f64..=1.0), 29),
+                valence_negative in any::<bool>(), rem in option::of(any::<u32>()), source in option::of(source()),
+                extra in btree_map("x_[a-z]{1,8}", json_value(), 0..4)) -> Memory {
+        m.weight = weight;
+        m.trust = trust;
+        m.confidence = confidence;
+        m.created_at = created;
+        m.updated_at = updated;
+        m.deleted_at = deleted;
+        m.deleted_reason = reason;
+        m.last_read_at = last_read;
+        m.read_count = read_count;
+        (m.rating_count, m.rating_sum) = ratings;
+        m.relationships = rels.into_iter().filter(|r| r.target != m.id).collect();
+        for (i, dim) in FEEL_DIMS.iter().enumerate() {
+            m.feel[i] = feel[i].map(|v| if dim.min < 0.0 && valence_negative { -v } else { v });
+        }
+        m.rem_visits = rem;
+        m.source = source;
+        m.extra = extra.into_iter().collect();
+        m.normalise();
+        m
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn the_store_encoding_round_trips(m in memory()) {
+        prop_assume!(m.validate().is_empty());
+        prop_assert_eq!(decode(&encode(&m)), Some(m));
+    }
+
+    #[test]
+    fn the_direct_encoding_is_the_canonical_line(m in memory()) {
+        prop_assert_eq!(String::from_utf8(encode(&m)).unwrap(), m.to_json_line());
+    }
+
+    #[test]
+    fn the_fast_reader_reads_canonical_lines_as_the_general_one(m in memory(), now in timestamp()) {
+        prop_assume!(m.validate().is_empty());
+        let line = m.to_json_line();
+        let fast = parse_canonical(&line, now);
+        prop_assert_eq!(fast.as_ref(), Some(&m));
+    }
+
+    #[test]
+    fn the_fast_reader_never_disagrees_on_odd_lines(
+        fields in btree_map(
+            prop_oneof![
+                Just("id".to_string()), Just("body".to_string()), Just("title".to_string()),
+                Just("weight".to_string()), Just("tags".to_string()), Just("read_count".to_string()),
+                Just("created_at".to_string()), Just("updated_at".to_string()), Just("scope".to_string()),
+                Just("module".to_string()), Just("feel_valence".to_string()), Just("relationships".to_string()),
+                Just("source".to_string()), Just("content".to_string()), Just("rem_visits".to_string()),
+                "[a-z_]{1,8}",
+            ],
+            prop_oneof![
+                json_value(),
+                Just(Value::from("2026-01-01T00:00:00Z")),
+                Just(Value::from("module")),
+                Just(serde_json::json!([{"target": "t", "strength": 0.5}])),
+                Just(serde_json::json!({"system": "s"})),
+            ],
+            0..8,
+        ),
+        now in timestamp(),
+    ) {
+        let obj: serde_json::Map<String, Value> = fields.into_iter().collect();
+        let line = Value::Object(obj.clone()).to_string();
+        if let Some(fast) = parse_canonical(&line, now) {
+            let (general, warnings) = Memory::from_json(&obj, now).expect("the general reader accepts it too");
+            prop_assert!(warnings.is_empty());
+            prop_assert_eq!(fast, general);
+        }
+    }
+
+    #[test]
+    fn canonical_json_round_trips_without_warnings(m in memory(), now in timestamp()) {
+        prop_assume!(m.validate().is_empty());
+        let (back, warnings) = Memory::from_json(&m.to_json(), now).expect("valid");
+        prop_assert!(warnings.is_empty(), "{:?}", warnings);
+        prop_assert_eq!(back, m);
+    }
+
+    #[test]
+    fn a_hivelore_file_reads_back_the_same_memory(m in memory()) {
+        prop_assume!(m.validate().is_empty());
+        let text = render(&m);
+        let mut sink = Collected::default();
+        sink.file("x.md");
+        parse_memory(&text, "x.md", "x", &mut sink, &HashMap::new(), Timestamp(0));
+        prop_assert!(sink.problems.is_empty(), "{:?}\n{}", sink.problems, text);
+        prop_assert_eq!(sink.memories.len(), 1);
+        let mut back = sink.memories.remove(0).2;
+        prop_assert_eq!(back.source.as_ref().map(|s| s.system.as_str()), Some("hivelore"));
+        back.source = m.source.clone();
+        let key = |r: &Relationship| (r.target.clone(), r.kind.clone(), r.strength.map(f64::to_bits));
+        let mut want = m.clone();
+        want.relationships.sort_by_key(key);
+        back.relationships.sort_by_key(key);
+        prop_assert_eq!(back, want, "{}", text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn export_then_import_changes_nothing(ms in vec(memory(), 1..8)) {
+        let mut seen = std::collections::HashSet::new();
+        let ms: Vec<Memory> = ms.into_iter().filter(|m| m.validate().is_empty() && seen.insert(m.id.clone())).collect();
+        prop_assume!(!ms.is_empty());
+        let text: String = ms.iter().map(|m| m.to_json_line() + "\n").collect();
+        let (_a, first) = temp_store();
+        import_jsonl(&first, "in.jsonl", &text).expect("import");
+        let export1 = export_all(&first);
+        let (_b, second) = temp_store();
+        import_jsonl(&second, "export.jsonl", &export1).expect("re-import");
+        prop_assert_eq!(&export_all(&second), &export1);
+        let mut want: Vec<&Memory> = ms.iter().collect();
+        want.sort_by(|a, b| a.id.cmp(&b.id));
+        let got: Vec<Memory> = export1
+            .lines()
+            .map(|l| decode(l.as_bytes()).expect("decodes"))
+            .collect();
+        prop_assert_eq!(got.iter().collect::<Vec<_>>(), want);
+    }
+}

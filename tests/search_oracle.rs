@@ -1,0 +1,418 @@
+//! The engine against the brute-force oracle of SPEC §3 on random collections, queries,
+//! filters, modes and pages.
+
+mod search_support;
+
+use memlens::model::{FEEL_COUNT, Memory, Relationship, Scope, Status, Timestamp};
+use memlens::search::{
+    BrowseMode, DeletedFilter, Engine, Filters, NumericField, Order, Range, SearchRequest, Searcher,
+};
+use proptest::prelude::*;
+use search_support::{actual, assert_agrees, docs_of, oracle, store_with};
+
+const WORDS: &[&str] = &[
+    "alpha",
+    "beta",
+    "Gamma",
+    "delta",
+    "foo_bar",
+    "x",
+    "École",
+    "straße",
+    "ΣΊΣΥΦΟΣ",
+    "naïve",
+    "日本語",
+    "CamelCase",
+    "a-b",
+    "cache",
+    "cached",
+    "caching",
+    "redb",
+    "42",
+    "go",
+    "ok",
+];
+const TYPES: &[&str] = &["note", "decision", "gotcha", "session_recap", "skill"];
+const TAGS: &[&str] = &["rust", "db", "ui", "Perf", "x"];
+const FEELS: &[Option<f64>] = &[None, None, Some(0.0), Some(0.25), Some(0.5), Some(1.0)];
+
+fn text(max: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        (
+            prop::sample::select(WORDS),
+            prop::sample::select(&[" ", "\n", ", ", "-", "  "][..]),
+        ),
+        1..max,
+    )
+    .prop_map(|v| {
+        v.into_iter()
+            .map(|(w, sep)| format!("{w}{sep}"))
+            .collect::<String>()
+    })
+}
+
+prop_compose! {
+    fn memory(i: usize)(
+        title in prop::option::of(text(4)),
+        body in text(12),
+        ty in prop::sample::select(TYPES),
+        scope in 0..4usize,
+        module in prop::option::of(prop::sample::select(&["core", "ui"][..])),
+        status in 0..6usize,
+        tags in prop::collection::vec(prop::sample::select(TAGS), 0..3),
+        weight in prop::sample::select(&[0.0, 0.5, 0.75, 1.0][..]),
+        trust in prop::sample::select(&[0.25, 0.5][..]),
+        confidence in prop::option::of(prop::sample::select(&[0.1, 0.9][..])),
+        created in 0..6i64,
+        deleted in prop::bool::weighted(0.2),
+        read_count in 0..3u32,
+        ratings in (0..8u32, 1..=5u32),
+        rels in prop::collection::vec(0..22usize, 0..3),
+        feel in prop::collection::vec(prop::sample::select(FEELS), FEEL_COUNT),
+        valence in prop::sample::select(&[None, Some(-1.0), Some(-0.5), Some(0.5)][..]),
+        rem in prop::option::of(0..3u32),
+    ) -> Memory {
+        let mut m = Memory::new(
+            format!("m{i}{}", if i.is_multiple_of(3) { "-Beta" } else { "" }),
+            body,
+            Timestamp(1_700_000_000_000_000_000 + created * 1_000_000_000),
+        );
+        m.title = title.map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
+        m.memory_type = ty.to_string();
+        m.scope = Scope::ALL[scope];
+        if m.scope == Scope::Module {
+            m.module = Some(module.unwrap_or("core").to_string());
+        } else {
+            m.module = module.map(str::to_string);
+        }
+        m.status = Status::ALL[status];
+        m.tags = tags.into_iter().map(str::to_string).collect();
+        m.tags.dedup();
+        m.weight = weight;
+        m.trust = trust;
+        m.confidence = confidence;
+        m.updated_at = Timestamp(m.created_at.0 + (read_count as i64) * 7);
+        if deleted {
+            m.deleted_at = Some(m.created_at);
+        }
+        m.read_count = read_count;
+        m.rating_count = ratings.0;
+        m.rating_sum = ratings.0 * ratings.1;
+        m.relationships = rels
+            .into_iter()
+            .map(|t| Relationship {
+                target: if t < 20 { format!("m{t}{}", if t.is_multiple_of(3) { "-Beta" } else { "" }) } else { format!("gone{t}") },
+                kind: "related".into(),
+                strength: None,
+            })
+            .filter(|r: &Relationship| r.target != m.id)
+            .collect();
+        for (slot, v) in m.feel.iter_mut().zip(feel) {
+            *slot = v;
+        }
+        m.feel[16] = valence;
+        m.rem_visits = rem;
+        m.normalise();
+        m
+    }
+}
+
+fn collection() -> impl Strategy<Value = Vec<Memory>> {
+    (0..24usize).prop_flat_map(|n| (0..n).map(memory).collect::<Vec<_>>())
+}
+
+fn range(lo: &'static [f64]) -> impl Strategy<Value = Range> {
+    (
+        prop::option::of(prop::sample::select(lo)),
+        prop::option::of(prop::sample::select(lo)),
+    )
+        .prop_map(|(min, max)| Range { min, max })
+}
+
+fn filters() -> impl Strategy<Value = Filters> {
+    let units: &'static [f64] = &[0.0, 0.25, 0.5, 0.75, 1.0];
+    (
+        (
+            prop::collection::vec(prop::sample::select(TYPES), 0..2),
+            prop::collection::vec(prop::sample::select(TYPES), 0..2),
+            prop::collection::vec(0..4usize, 0..2),
+            prop::collection::vec(prop::sample::select(&["core", "ui", "none"][..]), 0..2),
+            prop::collection::vec(0..6usize, 0..3),
+            prop::bool::weighted(0.2),
+            prop::collection::vec(prop::sample::select(TAGS), 0..2),
+        ),
+        (
+            prop::option::weighted(0.2, range(units)),
+            prop::option::weighted(0.2, range(units)),
+            prop::option::weighted(0.2, (prop::option::of(0..6i64), prop::option::of(0..6i64))),
+            prop::option::weighted(0.2, prop::sample::select(&[2.0, 3.0, 3.5][..])),
+            prop::option::weighted(0.2, range(&[0.0, 1.0, 2.0])),
+            prop::option::weighted(0.2, any::<bool>()),
+            0..3usize,
+            prop::collection::vec((0..FEEL_COUNT + 3, range(units)), 0..2),
+        ),
+    )
+        .prop_map(|(a, b)| {
+            let mut f = Filters {
+                types: a.0.into_iter().map(str::to_string).collect(),
+                exclude_types: a.1.into_iter().map(str::to_string).collect(),
+                scopes: a.2.into_iter().map(|i| Scope::ALL[i]).collect(),
+                modules: a.3.into_iter().map(str::to_string).collect(),
+                statuses: a.4.into_iter().map(|i| Status::ALL[i]).collect(),
+                exclude_rejected: a.5,
+                tags: a.6.into_iter().map(str::to_string).collect(),
+                ..Filters::default()
+            };
+            f.weight = b.0.unwrap_or_default();
+            f.trust = b.1.unwrap_or_default();
+            if let Some((from, to)) = b.2 {
+                let t = |s: i64| Timestamp(1_700_000_000_000_000_000 + s * 1_000_000_000);
+                f.created_from = from.map(t);
+                f.created_to = to.map(t);
+            }
+            f.rating_min = b.3;
+            f.relationship_count = b.4.unwrap_or_default();
+            f.has_relationships = b.5;
+            f.deleted = [
+                DeletedFilter::Exclude,
+                DeletedFilter::Include,
+                DeletedFilter::Only,
+            ][b.6];
+            for (i, r) in b.7 {
+                if i < FEEL_COUNT {
+                    f.feel[i] = r;
+                } else {
+                    f.composites[i - FEEL_COUNT] = r;
+                }
+            }
+            f
+        })
+}
+
+fn query() -> impl Strategy<Value = String> {
+    let pieces: &'static [&'static str] = &[
+        "alpha",
+        "GAMMA",
+        "ach",
+        "cache",
+        "caching",
+        "éc",
+        "STRASSE",
+        "straße",
+        "σίσυφος",
+        "foo",
+        "_bar",
+        "x",
+        "42",
+        "nothing",
+        "b",
+        "m1",
+        "beta",
+        "日本",
+        "a-b",
+        "!!",
+        "rust",
+        "perf",
+        "decision",
+        "core",
+        "ok go",
+    ];
+    prop::collection::vec(prop::sample::select(pieces), 0..4).prop_map(|v| v.join(" "))
+}
+
+fn mode() -> impl Strategy<Value = BrowseMode> {
+    let fields = NumericField::all();
+    prop_oneof![
+        Just(BrowseMode::Relevance),
+        Just(BrowseMode::Time),
+        Just(BrowseMode::Density),
+        Just(BrowseMode::Rating),
+        Just(BrowseMode::Discovery),
+        Just(BrowseMode::Significance),
+        prop::sample::select(fields).prop_map(BrowseMode::Property),
+    ]
+}
+
+fn request() -> impl Strategy<Value = SearchRequest> {
+    (
+        query(),
+        prop::sample::select(&Engine::ALL[..]),
+        prop::option::weighted(0.6, filters()),
+        mode(),
+        prop::option::of(prop::sample::select(&[Order::Asc, Order::Desc][..])),
+        prop::sample::select(&[0usize, 0, 1, 3, 100][..]),
+        prop::sample::select(&[0usize, 1, 4, 50][..]),
+    )
+        .prop_map(
+            |(query, engine, filters, mode, order, offset, limit)| SearchRequest {
+                query,
+                engine,
+                filters: filters.unwrap_or_default(),
+                mode,
+                order,
+                offset,
+                limit,
+            },
+        )
+}
+
+#[test]
+fn a_searcher_can_be_shared_between_threads() {
+    fn shared<T: Send + Sync>() {}
+    shared::<Searcher>();
+    shared::<std::sync::Arc<Searcher>>();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn engine_agrees_with_the_brute_force_oracle(
+        memories in collection(),
+        requests in prop::collection::vec(request(), 1..10),
+    ) {
+        let (_dir, store) = store_with(&memories);
+        let reader = store.read().unwrap();
+        let searcher = Searcher::load(&reader).unwrap();
+        prop_assert_eq!(searcher.len(), memories.len());
+        let docs = docs_of(reader.memories().unwrap());
+        // first without the lazily built structures (BM25 scans stored terms), then
+        // with them (BM25 reads the inverted index), then a searcher that reads each
+        // page of memories from its snapshot: the answers must not change
+        let opened = Searcher::open(store.read().unwrap()).unwrap();
+        for (how, s) in [("loaded", &searcher), ("warmed", &searcher), ("opened", &opened)] {
+            if how == "warmed" {
+                searcher.warm();
+            }
+            for req in &requests {
+                let expected = oracle(&docs, req);
+                let got = actual(&s.search(req));
+                assert_agrees(&expected, &got, &format!("{how}: {req:?}"));
+            }
+        }
+    }
+
+    /// A progressive search reports partial pages made only of real matches, with
+    /// growing progress, and settles on exactly the oracle's answer.
+    #[test]
+    fn progressive_search_settles_on_the_exact_list(
+        memories in collection(),
+        requests in prop::collection::vec(request(), 1..6),
+        first_chunk in 1..6usize,
+    ) {
+        let (_dir, store) = store_with(&memories);
+        let reader = store.read().unwrap();
+        let searcher = Searcher::load(&reader).unwrap();
+        let docs = docs_of(reader.memories().unwrap());
+        for req in &requests {
+            let expected = oracle(&docs, req);
+            let everything = oracle(&docs, &SearchRequest { offset: 0, limit: usize::MAX, ..req.clone() });
+            let mut last = 0;
+            let got = searcher
+                .search_progressive(req, first_chunk, &mut |p| {
+                    assert!(p.scanned > last && p.scanned < p.of, "progress {} of {}", p.scanned, p.of);
+                    last = p.scanned;
+                    for h in &p.partial.hits {
+                        assert!(everything.ids.contains(&h.memory.id), "{} is no match of {req:?}", h.memory.id);
+                    }
+                    true
+                })
+                .expect("not cancelled");
+            assert_agrees(&expected, &actual(&got), &format!("progressive: {req:?}"));
+            // cancelling at the first report stops the search; without a report it ran
+            // to the end and is exact
+            let mut reports = 0;
+            let cancelled = searcher.search_progressive(req, first_chunk, &mut |_| {
+                reports += 1;
+                false
+            });
+            prop_assert_eq!(cancelled.is_none(), reports > 0);
+            if let Some(r) = cancelled {
+                assert_agrees(&expected, &actual(&r), &format!("uncancelled: {req:?}"));
+            }
+        }
+    }
+
+    /// Typing a query one character at a time (and then deleting it again) gives at every
+    /// step what a fresh search gives: narrowing by the previous matches is exact.
+    #[test]
+    fn typing_and_deleting_agree_with_the_oracle_at_every_keystroke(
+        memories in collection(),
+        req in request(),
+    ) {
+        let (_dir, store) = store_with(&memories);
+        let reader = store.read().unwrap();
+        let searcher = Searcher::load(&reader).unwrap();
+        let docs = docs_of(reader.memories().unwrap());
+        let chars: Vec<char> = req.query.chars().collect();
+        let steps = (1..=chars.len()).chain((1..chars.len()).rev());
+        for end in steps {
+            let step = SearchRequest {
+                query: chars[..end].iter().collect(),
+                ..req.clone()
+            };
+            let expected = oracle(&docs, &step);
+            assert_agrees(&expected, &actual(&searcher.search(&step)), &format!("{step:?}"));
+        }
+    }
+}
+
+/// A store whose search records are partly missing (written before the index existed)
+/// or damaged still searches exactly: those memories are indexed from their JSON.
+#[test]
+fn missing_or_damaged_search_records_are_rebuilt_from_the_memories() {
+    let memories: Vec<Memory> = (0..30)
+        .map(|i| {
+            let mut m = Memory::new(
+                format!("m{i}"),
+                format!("{} body {i}", WORDS[i % WORDS.len()]),
+                Timestamp(1_700_000_000_000_000_000 + (i as i64 % 7) * 1_000_000_000),
+            );
+            m.rating_count = (i % 8) as u32;
+            m.rating_sum = m.rating_count * 4;
+            m
+        })
+        .collect();
+    // with records removed (counts differ) and with damaged records only (counts equal)
+    for remove in [true, false] {
+        damaged_store_agrees(&memories, remove);
+    }
+}
+
+fn damaged_store_agrees(memories: &[Memory], remove: bool) {
+    use memlens::index::SEARCH_DOCS;
+    let (_dir, store) = store_with(memories);
+    {
+        let w = store.write().unwrap();
+        {
+            let mut table = w.txn().open_table(SEARCH_DOCS).unwrap();
+            for doc in [0u32, 5, 6, 29].into_iter().filter(|_| remove) {
+                table.remove(doc).unwrap();
+            }
+            table.insert(7u32, &b"\x01garbage"[..]).unwrap();
+            table.insert(8u32, &b"\x09unknown version"[..]).unwrap();
+        }
+        w.commit().unwrap();
+    }
+    let docs = docs_of(store.read().unwrap().memories().unwrap());
+    let loaded = Searcher::load(&store.read().unwrap()).unwrap();
+    let opened = Searcher::open(store.read().unwrap()).unwrap();
+    assert_eq!((loaded.len(), opened.len()), (30, 30));
+    for engine in Engine::ALL {
+        for query in ["", "alpha", "body 7", "garbage", "gamma cache"] {
+            for mode in [BrowseMode::Relevance, BrowseMode::Discovery, BrowseMode::Rating] {
+                let req = SearchRequest {
+                    query: query.into(),
+                    engine,
+                    mode,
+                    limit: 100,
+                    ..SearchRequest::default()
+                };
+                let expected = oracle(&docs, &req);
+                for s in [&loaded, &opened] {
+                    assert_agrees(&expected, &actual(&s.search(&req)), &format!("{req:?}"));
+                }
+            }
+        }
+    }
+}

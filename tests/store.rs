@@ -1,0 +1,191 @@
+//! The store file: refusing what is not a memlens store, a newer schema and a file
+//! another process holds (each a one-line error naming the file, exit 1, no panic), and
+//! the write paths imports use (bulk puts, metadata, id-ordered reads).
+
+mod exchange_support;
+
+use exchange_support::{memlens, stderr, temp_store};
+use memlens::model::{Memory, Timestamp};
+use memlens::store::tables::{KEY_SCHEMA, META, SCHEMA_VERSION};
+use memlens::store::{Store, StoreError};
+use std::path::Path;
+
+/// Runs `memlens stats --db path` and checks it fails with one `error:` line naming
+/// the file and containing `expected`.
+fn refused_by_the_binary(home: &Path, path: &Path, expected: &str) {
+    let out = memlens(home, &["stats", "--db", path.to_str().unwrap()], &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "one line expected: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(&path.display().to_string()), "{err}");
+    assert!(err.contains(expected), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_text_file_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    std::fs::write(&path, "just some notes\n").unwrap();
+    let err = Store::open(&path).err().expect("must refuse");
+    assert!(matches!(err, StoreError::NotAStore { .. }), "{err}");
+    refused_by_the_binary(dir.path(), &path, "not a memlens store");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "just some notes\n");
+}
+
+#[test]
+fn a_redb_file_of_another_program_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.redb");
+    {
+        let db = redb::Database::create(&path).unwrap();
+        let txn = db.begin_write().unwrap();
+        {
+            let table: redb::TableDefinition<&str, u64> = redb::TableDefinition::new("counters");
+            txn.open_table(table).unwrap().insert("x", 1).unwrap();
+        }
+        txn.commit().unwrap();
+    }
+    let before = std::fs::read(&path).unwrap();
+    let err = Store::open(&path).err().expect("must refuse");
+    assert!(matches!(err, StoreError::NotAStore { .. }), "{err}");
+    refused_by_the_binary(dir.path(), &path, "another program");
+    assert!(
+        std::fs::read(&path).unwrap() == before,
+        "the foreign file changed"
+    );
+}
+
+#[test]
+fn a_store_from_a_newer_memlens_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.redb");
+    drop(Store::open(&path).unwrap());
+    {
+        let db = redb::Database::open(&path).unwrap();
+        let txn = db.begin_write().unwrap();
+        {
+            let mut meta = txn.open_table(META).unwrap();
+            meta.insert(KEY_SCHEMA, (SCHEMA_VERSION + 1).to_le_bytes().as_slice())
+                .unwrap();
+        }
+        txn.commit().unwrap();
+    }
+    match Store::open(&path) {
+        Err(StoreError::NewerSchema {
+            found, supported, ..
+        }) => {
+            assert_eq!((found, supported), (SCHEMA_VERSION + 1, SCHEMA_VERSION));
+        }
+        Err(other) => panic!("wrong error: {other}"),
+        Ok(_) => panic!("a newer schema was opened"),
+    }
+    refused_by_the_binary(dir.path(), &path, "newer memlens");
+}
+
+#[test]
+fn a_store_held_by_another_process_is_refused() {
+    let (dir, store) = temp_store();
+    let mut w = store.write().unwrap();
+    w.put(&Memory::new("a", "held", Timestamp(0))).unwrap();
+    w.commit().unwrap();
+    // This test process holds the file; the binary is the second process.
+    refused_by_the_binary(dir.path(), store.path(), "open in another memlens process");
+    let out = memlens(
+        dir.path(),
+        &["get", "a", "--db", store.path().to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    drop(store);
+    let out = memlens(
+        dir.path(),
+        &[
+            "get",
+            "a",
+            "--db",
+            dir.path().join("store.redb").to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn a_dropped_write_transaction_changes_nothing() {
+    let (_dir, store) = temp_store();
+    {
+        let mut w = store.write().unwrap();
+        w.put(&Memory::new("a", "x", Timestamp(0))).unwrap();
+    }
+    assert_eq!(store.read().unwrap().len().unwrap(), 0);
+}
+
+#[test]
+fn bulk_puts_number_documents_densely_and_across_transactions() {
+    let (_dir, store) = temp_store();
+    let mut w = store.write().unwrap();
+    {
+        let mut bulk = w.bulk().unwrap();
+        assert_eq!(bulk.next_doc(), 0);
+        for id in ["c", "a", "b"] {
+            bulk.put(&Memory::new(id, "x", Timestamp(0))).unwrap();
+        }
+        let again = bulk
+            .put(&Memory::new("a", "replaced", Timestamp(0)))
+            .unwrap();
+        assert_eq!(again.doc, 1);
+        assert_eq!(again.old.unwrap().body, "x");
+        assert_eq!(bulk.next_doc(), 3);
+    }
+    w.commit().unwrap();
+    let mut w = store.write().unwrap();
+    w.put(&Memory::new("d", "x", Timestamp(0))).unwrap();
+    w.commit().unwrap();
+    let r = store.read().unwrap();
+    assert_eq!(r.doc_of("d").unwrap(), Some(3));
+    assert_eq!(r.get("a").unwrap().unwrap().body, "replaced");
+    let mut ids = Vec::new();
+    r.try_for_each_by_id(|m| {
+        ids.push(m.id);
+        Ok::<(), StoreError>(())
+    })
+    .unwrap();
+    assert_eq!(ids, ["a", "b", "c", "d"]);
+}
+
+#[test]
+fn links_put_in_bulk_count_from_both_ends() {
+    let (_dir, store) = temp_store();
+    let mut a = Memory::new("a", "x", Timestamp(0));
+    a.relationships.push(memlens::model::Relationship {
+        target: "b".into(),
+        kind: "related".into(),
+        strength: None,
+    });
+    let mut w = store.write().unwrap();
+    {
+        let mut bulk = w.bulk().unwrap();
+        bulk.put(&a).unwrap();
+        bulk.put(&Memory::new("b", "y", Timestamp(0))).unwrap();
+    }
+    w.commit().unwrap();
+    let r = store.read().unwrap();
+    let b = r.get("b").unwrap().unwrap();
+    assert_eq!(r.relationship_count(&b).unwrap(), 1);
+    assert_eq!(r.linked_from("b").unwrap(), ["a"]);
+}
+
+#[test]
+fn metadata_is_kept_and_the_format_keys_are_protected() {
+    let (_dir, store) = temp_store();
+    let w = store.write().unwrap();
+    w.set_meta("demo", b"yes").unwrap();
+    assert!(w.set_meta(KEY_SCHEMA, b"9").is_err());
+    assert_eq!(w.meta("demo").unwrap().as_deref(), Some(&b"yes"[..]));
+    w.commit().unwrap();
+    let r = store.read().unwrap();
+    assert_eq!(r.meta("demo").unwrap().as_deref(), Some(&b"yes"[..]));
+    assert_eq!(r.meta("nothing").unwrap(), None);
+}
