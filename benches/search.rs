@@ -308,7 +308,7 @@ fn main() {
     searcher.warm();
     println!(
         "{:<34} {:>8.2}",
-        "warm() (inverted index, time order)",
+        "warm() (index, composites, time order)",
         t.elapsed().as_secs_f64() * 1e3
     );
     let ours = stats(time_requests(&searcher, &reqs));
@@ -362,10 +362,14 @@ fn main() {
         }
     }
 
-    // progressive search: time to the first screen (best of the newest 4096 scanned)
+    // progressive search: time to the first screen (best of the newest 2048 scanned)
     for (name, engine, qs) in [
         ("fuzzy first screen (progressive)", Engine::Fuzzy, &fresh),
-        ("literal first screen (progressive)", Engine::Literal, &fresh),
+        (
+            "literal first screen (progressive)",
+            Engine::Literal,
+            &fresh,
+        ),
     ] {
         let times: Vec<Duration> = qs
             .iter()
@@ -373,7 +377,7 @@ fn main() {
                 let req = request(q, engine);
                 let t = Instant::now();
                 let mut first = None;
-                let done = searcher.search_progressive(&req, 4096, &mut |_| {
+                let done = searcher.search_progressive(&req, 2048, &mut |_| {
                     first.get_or_insert_with(|| t.elapsed());
                     true
                 });
@@ -401,8 +405,16 @@ fn main() {
             ..SearchRequest::default()
         })
         .collect();
-    row("mode switch, first visit", stats(time_requests(&searcher, &reqs)), None);
-    row("mode switch, again", stats(time_requests(&searcher, &reqs)), None);
+    row(
+        "mode switch, first visit",
+        stats(time_requests(&searcher, &reqs)),
+        None,
+    );
+    row(
+        "mode switch, again",
+        stats(time_requests(&searcher, &reqs)),
+        None,
+    );
     let reqs: Vec<SearchRequest> = (0..10)
         .map(|k| {
             let mut filters = Filters::default();
@@ -480,7 +492,11 @@ fn whole_process(db: &Path, lines: &Path, fts: Option<&Path>, picks: &[&str]) {
             .filter_map(|q| shell(format!("grep -F -i '{q}' '{}' | wc -l", lines.display())))
             .collect(),
     );
-    row("memlens search (literal)", run("literal"), Some(("grep | wc -l", grep)));
+    row(
+        "memlens search (literal)",
+        run("literal"),
+        Some(("grep | wc -l", grep)),
+    );
     if let Some(fts) = fts {
         let theirs = stats(
             picks
@@ -494,17 +510,28 @@ fn whole_process(db: &Path, lines: &Path, fts: Option<&Path>, picks: &[&str]) {
                 })
                 .collect(),
         );
-        row("memlens search --engine bm25", run("bm25"), Some(("sqlite3 FTS5", theirs)));
+        row(
+            "memlens search --engine bm25",
+            run("bm25"),
+            Some(("sqlite3 FTS5", theirs)),
+        );
     }
     if have("fzf") {
         let theirs = stats(
             picks
                 .iter()
                 .filter_map(|q| {
-                    shell(format!("fzf --filter '{q}' < '{}' | head -50", lines.display()))
+                    shell(format!(
+                        "fzf --filter '{q}' < '{}' | head -50",
+                        lines.display()
+                    ))
                 })
                 .collect(),
         );
-        row("memlens search --engine fuzzy", run("fuzzy"), Some(("fzf --filter", theirs)));
+        row(
+            "memlens search --engine fuzzy",
+            run("fuzzy"),
+            Some(("fzf --filter", theirs)),
+        );
     }
 }

@@ -27,6 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     w.commit()?;
     let searcher = Searcher::load(&store.read()?)?;
+    searcher.warm();
     let started = Instant::now();
     let mut rankings: HashMap<usize, Vec<String>> = HashMap::new();
     for (i, q) in c.queries.iter().enumerate() {

@@ -400,7 +400,11 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
     assert_eq!((loaded.len(), opened.len()), (30, 30));
     for engine in Engine::ALL {
         for query in ["", "alpha", "body 7", "garbage", "gamma cache"] {
-            for mode in [BrowseMode::Relevance, BrowseMode::Discovery, BrowseMode::Rating] {
+            for mode in [
+                BrowseMode::Relevance,
+                BrowseMode::Discovery,
+                BrowseMode::Rating,
+            ] {
                 let req = SearchRequest {
                     query: query.into(),
                     engine,
@@ -412,6 +416,106 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
                 for s in [&loaded, &opened] {
                     assert_agrees(&expected, &actual(&s.search(&req)), &format!("{req:?}"));
                 }
+            }
+        }
+    }
+}
+
+/// Above 16k memories the scans run on several threads: still the oracle's answer.
+#[test]
+fn large_collections_scanned_in_parallel_agree_with_the_oracle() {
+    let memories: Vec<Memory> = (0..20_000usize)
+        .map(|i| {
+            let word = |k: usize| WORDS[(i * 7 + k * 13 + i / 5) % WORDS.len()];
+            let mut m = Memory::new(
+                format!("doc{i}"),
+                format!("{} {} {}", word(0), word(1), word(2)),
+                Timestamp(1_700_000_000_000_000_000 + (i as i64 % 97) * 1_000_000_000),
+            );
+            if i % 3 == 0 {
+                m.title = Some(format!("{} {}", word(3), word(4)));
+            }
+            m.rating_count = (i % 9) as u32;
+            m.rating_sum = m.rating_count * 3;
+            m
+        })
+        .collect();
+    let (_dir, store) = store_with(&memories);
+    let reader = store.read().unwrap();
+    let searcher = Searcher::load(&reader).unwrap();
+    let docs = docs_of(reader.memories().unwrap());
+    let mut filtered = Filters::default();
+    filtered.apply_arg("rating_min=3").unwrap();
+    for (engine, query) in [
+        (Engine::Literal, "ach"),
+        (Engine::Literal, "gamma nothing"),
+        (Engine::Fuzzy, "cae"),
+        (Engine::Fuzzy, "Gac"),
+        (Engine::Bm25, "alpha cache"),
+        (Engine::Bm25, "x"),
+    ] {
+        for filters in [Filters::default(), filtered.clone()] {
+            for mode in [BrowseMode::Relevance, BrowseMode::Discovery] {
+                let req = SearchRequest {
+                    query: query.into(),
+                    engine,
+                    filters: filters.clone(),
+                    mode,
+                    offset: 10,
+                    limit: 40,
+                    ..SearchRequest::default()
+                };
+                let expected = oracle(&docs, &req);
+                assert!(expected.total > 100, "{req:?} matches too little");
+                assert_agrees(
+                    &expected,
+                    &actual(&searcher.search(&req)),
+                    &format!("{req:?}"),
+                );
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The index follows every write: after replacing some memories (new text, type,
+    /// ratings, links) and purging others, in later transactions, a fresh searcher
+    /// still gives the oracle's answers on what the store now holds.
+    #[test]
+    fn the_index_follows_updates_and_purges(
+        memories in collection(),
+        replacements in collection(),
+        purges in prop::collection::vec(0..24usize, 0..6),
+        requests in prop::collection::vec(request(), 1..6),
+    ) {
+        let (_dir, store) = store_with(&memories);
+        {
+            let mut w = store.write().unwrap();
+            // same ids m0…, so these replace the first memories
+            for m in replacements.iter().take(memories.len() / 2 + 1) {
+                w.put(m).unwrap();
+            }
+            w.commit().unwrap();
+        }
+        {
+            let mut w = store.write().unwrap();
+            for p in purges {
+                let id = format!("m{p}{}", if p.is_multiple_of(3) { "-Beta" } else { "" });
+                if w.get(&id).unwrap().is_some() {
+                    w.purge(&id).unwrap();
+                }
+            }
+            w.commit().unwrap();
+        }
+        let reader = store.read().unwrap();
+        let docs = docs_of(reader.memories().unwrap());
+        for searcher in [Searcher::load(&reader).unwrap(), Searcher::open(store.read().unwrap()).unwrap()] {
+            prop_assert_eq!(searcher.len(), docs.len());
+            for req in &requests {
+                let expected = oracle(&docs, req);
+                assert_agrees(&expected, &actual(&searcher.search(req)), &format!("{req:?}"));
             }
         }
     }

@@ -5,14 +5,17 @@
 
 mod tui_common;
 
+use memlens::search::Searcher;
 use memlens::tui::action::Action;
+use memlens::tui::config::Config;
 use memlens::tui::headless::Headless;
+use memlens::tui::theme::ColorMode;
 use memlens::tui::update::list_rows;
 use proptest::prelude::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 #[derive(Debug, Clone)]
 enum Step {
@@ -81,7 +84,16 @@ proptest! {
 
     #[test]
     fn random_keys_and_resizes_keep_the_state_sound(steps in prop::collection::vec(step(), 1..80)) {
-        let mut b = tui_common::session(fixture(), (100, 30));
+        // the store is shared by every case and curation keys change it: each session
+        // searches what the store holds now
+        let f = fixture();
+        let searcher = Searcher::load(&f.store.read().expect("read")).expect("load");
+        let mut b = Headless::new(
+            f.store.clone(),
+            Arc::new(searcher),
+            Config::defaults(ColorMode::NoColor),
+            (100, 30),
+        );
         let (mut w, mut h) = (100u16, 30u16);
         let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
         for step in steps {

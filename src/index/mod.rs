@@ -4,7 +4,14 @@
 //! Each memory has a [`SearchRecord`] under its document number in `SEARCH_DOCS`: its
 //! tokens with frequencies, its literal and fuzzy haystacks and the fields filters and
 //! browse modes read. A put writes one record and a purge removes it, so a write costs
-//! one extra insert; the searcher builds postings and numeric columns from the records.
+//! one extra insert; the searcher builds numeric columns from the records when it opens
+//! and the BM25 inverted index from their term lists on first need.
+//!
+//! Why per-memory records and not persisted postings: a posting list per term costs a
+//! B-tree update per distinct term of every written memory (about thirty for a 200-byte
+//! memory), which would dominate imports and curation writes; one record per memory
+//! keeps a write at one extra insert and is rebuilt from the memory itself when missing
+//! or of another version (stores written before the index existed still open).
 
 pub mod record;
 pub mod tokenize;
@@ -12,7 +19,7 @@ pub mod tokenize;
 pub use record::{RecordView, SearchRecord};
 
 use crate::model::Memory;
-use redb::{TableDefinition, WriteTransaction};
+use redb::{Table, TableDefinition, WriteTransaction};
 
 /// Document number → encoded [`SearchRecord`].
 pub const SEARCH_DOCS: TableDefinition<u32, &[u8]> = TableDefinition::new("search_docs");
@@ -28,17 +35,42 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
 pub fn on_change(
     txn: &WriteTransaction,
     doc: u32,
-    _old: Option<&Memory>,
+    old: Option<&Memory>,
     new: Option<&Memory>,
 ) -> Result<(), redb::Error> {
-    let mut table = txn.open_table(SEARCH_DOCS)?;
-    match new {
-        Some(m) => {
-            table.insert(doc, SearchRecord::of(m).encode().as_slice())?;
-        }
-        None => {
-            table.remove(doc)?;
-        }
+    IndexWriter::open(txn)?.change(doc, old, new)
+}
+
+/// The index tables held open for many changes in one write transaction (opening a
+/// redb table per change costs about as much as the insert itself).
+pub struct IndexWriter<'w> {
+    docs: Table<'w, u32, &'static [u8]>,
+}
+
+impl<'w> IndexWriter<'w> {
+    /// Opens the index tables of `txn`.
+    pub fn open(txn: &'w WriteTransaction) -> Result<IndexWriter<'w>, redb::Error> {
+        Ok(IndexWriter {
+            docs: txn.open_table(SEARCH_DOCS)?,
+        })
     }
-    Ok(())
+
+    /// Like [`on_change`], with the tables already open.
+    pub fn change(
+        &mut self,
+        doc: u32,
+        _old: Option<&Memory>,
+        new: Option<&Memory>,
+    ) -> Result<(), redb::Error> {
+        match new {
+            Some(m) => {
+                self.docs
+                    .insert(doc, SearchRecord::of(m).encode().as_slice())?;
+            }
+            None => {
+                self.docs.remove(doc)?;
+            }
+        }
+        Ok(())
+    }
 }

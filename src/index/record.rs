@@ -3,7 +3,6 @@
 
 use super::tokenize::{for_each_field, for_each_token, fuzzy_haystack, literal_haystack};
 use crate::model::{FEEL_COUNT, Memory, Scope, Status};
-use std::collections::HashMap;
 
 /// Version byte at the start of every encoded record; a record with another version is
 /// rebuilt from the memory itself.
@@ -52,7 +51,7 @@ pub struct SearchRecord {
     pub literal: String,
     /// The fuzzy haystack.
     pub fuzzy: String,
-    /// Distinct BM25 terms with their frequency, in order of first appearance.
+    /// Distinct BM25 terms with their frequency, sorted by term.
     pub terms: Vec<(String, u32)>,
     /// Number of BM25 tokens in the document (its length, dl).
     pub length: u32,
@@ -61,21 +60,26 @@ pub struct SearchRecord {
 impl SearchRecord {
     /// The search record of a memory.
     pub fn of(m: &Memory) -> SearchRecord {
-        let mut terms: Vec<(String, u32)> = Vec::new();
-        let mut position: HashMap<String, usize> = HashMap::new();
-        let mut length = 0u32;
+        // every token into one buffer, then sorted: equal tokens become runs (no hashing,
+        // two allocations for the whole memory)
+        let mut text = String::new();
+        let mut spans: Vec<(usize, usize)> = Vec::new();
         for_each_field(m, |field| {
             for_each_token(field, |t| {
-                length = length.saturating_add(1);
-                match position.get(t) {
-                    Some(&i) => terms[i].1 += 1,
-                    None => {
-                        position.insert(t.to_string(), terms.len());
-                        terms.push((t.to_string(), 1));
-                    }
-                }
+                spans.push((text.len(), text.len() + t.len()));
+                text.push_str(t);
             })
         });
+        let length = u32::try_from(spans.len()).unwrap_or(u32::MAX);
+        spans.sort_unstable_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
+        let mut terms: Vec<(String, u32)> = Vec::new();
+        for (start, end) in spans {
+            let t = &text[start..end];
+            match terms.last_mut() {
+                Some((last, tf)) if last == t => *tf += 1,
+                _ => terms.push((t.to_string(), 1)),
+            }
+        }
         SearchRecord {
             id: m.id.clone(),
             memory_type: m.memory_type.clone(),
@@ -310,8 +314,7 @@ impl<'a> RecordView<'a> {
         (check.at == term_bytes.len()).then_some(view)
     }
 
-    /// The distinct terms (UTF-8 bytes) with their frequencies, in order of first
-    /// appearance.
+    /// The distinct terms (UTF-8 bytes) with their frequencies, sorted by term.
     pub fn terms(&self) -> impl Iterator<Item = (&'a [u8], u32)> + use<'a> {
         section_terms(self.term_bytes)
     }
@@ -449,7 +452,8 @@ mod tests {
             strength: None,
         });
         let rec = SearchRecord::of(&m);
-        assert_eq!(rec.terms[0], ("id".to_string(), 1));
+        assert_eq!(rec.terms[0], ("body".to_string(), 2));
+        assert!(rec.terms.windows(2).all(|w| w[0].0 < w[1].0));
         assert!(rec.terms.contains(&("body".to_string(), 2)));
         assert_eq!(rec.length, 7); // id, title, note, yy, body, body, text
         let bytes = rec.encode();

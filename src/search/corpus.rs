@@ -3,11 +3,11 @@
 
 use crate::index::RecordView;
 use crate::index::record::section_terms;
-use std::sync::OnceLock;
 use crate::model::derived::{RATING_PRIOR_MEAN, RATING_PRIOR_WEIGHT};
 use crate::model::{Composite, FEEL_COUNT, Scope, Status, Timestamp};
 use crate::search::request::NumericField;
 use foldhash::HashMap;
+use std::sync::OnceLock;
 
 /// Many strings in one buffer; string `i` is `text[starts[i]..starts[i + 1]]`.
 #[derive(Debug, Default)]
@@ -182,7 +182,8 @@ pub(crate) struct Corpus {
     pub rating_bayesian: Vec<f64>,
     pub rem_visits: Vec<Option<u32>>,
     pub feel: Vec<Column>,
-    pub composites: Vec<Column>,
+    /// The three composites, computed from the `feel` columns on first need.
+    pub composites: OnceLock<Vec<Column>>,
     pub relationship_count: Vec<u32>,
     pub lengths: Vec<u32>,
     /// Each slot's stored term section (terms with frequencies), for BM25 by scanning.
@@ -211,7 +212,6 @@ impl Corpus {
             literal: ByteArena::new(),
             fuzzy: Arena::new(),
             feel: (0..FEEL_COUNT).map(|_| Column::default()).collect(),
-            composites: (0..3).map(|_| Column::default()).collect(),
             ..Corpus::default()
         }
     }
@@ -262,9 +262,6 @@ impl Corpus {
         self.rem_visits.push(rec.rem_visits);
         for (i, v) in rec.feel.iter().enumerate() {
             push_opt(&mut self.feel[i], slot, *v);
-        }
-        for (i, c) in Composite::ALL.into_iter().enumerate() {
-            push_opt(&mut self.composites[i], slot, c.compute(&rec.feel));
         }
         self.lengths.push(rec.length);
         self.terms.push(rec.term_section());
@@ -328,7 +325,7 @@ impl Corpus {
     /// and pads sparse columns.
     pub fn finish(&mut self) {
         let n = self.len();
-        for col in self.feel.iter_mut().chain(self.composites.iter_mut()) {
+        for col in self.feel.iter_mut() {
             pad(col, n);
         }
         pad(&mut self.confidence, n);
@@ -373,6 +370,33 @@ impl Corpus {
         self.time_rank = rank;
     }
 
+    /// The composite columns, computed from the `feel` columns on first call.
+    pub(crate) fn composite_columns(&self) -> &[Column] {
+        self.composites.get_or_init(|| {
+            let n = self.len();
+            let scored: Vec<&Column> = self.feel.iter().filter(|c| !c.0.is_empty()).collect();
+            let mut out: Vec<Column> = (0..3).map(|_| Column::default()).collect();
+            if scored.is_empty() {
+                return out;
+            }
+            for col in &mut out {
+                col.0 = vec![f64::NAN; n];
+            }
+            let mut feel = [None; FEEL_COUNT];
+            for slot in 0..n {
+                for (i, col) in self.feel.iter().enumerate() {
+                    feel[i] = col.get(slot);
+                }
+                for (col, c) in out.iter_mut().zip(Composite::ALL) {
+                    if let Some(v) = c.compute(&feel) {
+                        col.0[slot] = v;
+                    }
+                }
+            }
+            out
+        })
+    }
+
     /// The value of a numeric field for a slot, computed exactly as
     /// [`NumericField::value`] computes it from a memory.
     pub fn value(&self, slot: usize, field: NumericField) -> Option<f64> {
@@ -380,7 +404,7 @@ impl Corpus {
             NumericField::Feel(i) => self.feel.get(i)?.get(slot),
             NumericField::Composite(c) => {
                 let i = Composite::ALL.iter().position(|x| *x == c)?;
-                self.composites[i].get(slot)
+                self.composite_columns()[i].get(slot)
             }
             NumericField::Weight => Some(self.weight[slot]),
             NumericField::Trust => Some(self.trust[slot]),

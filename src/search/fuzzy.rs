@@ -1,16 +1,16 @@
-//! The fuzzy engine: skim's matcher on each memory's headline, tags and id (SPEC §3.2).
+//! The fuzzy engine: skim's score (see [`crate::search::skim`]) of each memory's
+//! headline, tags and id (SPEC §3.2).
 
 use crate::search::corpus::Corpus;
 use crate::search::engine::{Match, scan};
-use fuzzy_matcher::FuzzyMatcher;
-use fuzzy_matcher::skim::SkimMatcherV2;
+use crate::search::skim::FuzzyPattern;
 
-/// Runs the matcher over `set` (ascending slots) with `query` as the pattern.
+/// Scores every memory of `set` (ascending slots) with `query` as the pattern.
 pub(crate) fn search(c: &Corpus, set: &[u32], query: &str) -> Vec<Match> {
-    let matcher = SkimMatcherV2::default();
+    let pattern = FuzzyPattern::new(query);
     scan(set, |slot| {
-        matcher
-            .fuzzy_match(c.fuzzy.get(slot as usize), query)
+        pattern
+            .score(c.fuzzy.get(slot as usize))
             .map(|score| Match {
                 slot,
                 score: score as f64,

@@ -1,4 +1,31 @@
-//! Search: filters, the literal / BM25 / fuzzy engines and the browse modes.
+//! Search: filters, the literal / BM25 / fuzzy engines and the browse modes (SPEC §3),
+//! shared by the TUI and `memlens search`.
+//!
+//! [`Searcher`] holds one store snapshot in memory: numeric columns, interned types,
+//! modules and tags, the literal and fuzzy haystacks and each memory's BM25 terms, all
+//! read from the search records `index` keeps beside every memory. Every answer equals
+//! the brute-force reading of SPEC §3 (`tests/search_oracle.rs` holds it to that).
+//!
+//! Choices where SPEC is silent:
+//! - A query of only whitespace is no query (browse). Literal words are distinct
+//!   (`foo foo` is one word). BM25 query tokens count once, summed in query order.
+//! - BM25 tokens are found in the original text and then lowercased; a token must have
+//!   at least 2 characters after lowercasing.
+//! - A notice (`no memory matches every word…`, `no ranked match…`) is given only when
+//!   its fallback shows something; BM25's fallback keeps the literal `match_quality`.
+//! - `order` flips the mode's own key; ties still fall to created_at desc, id asc.
+//!   Relevance ascending is the relevance list reversed. Discovery ascending orders
+//!   both pools ascending and keeps the slots. `is_discovery` marks memories from the
+//!   discovery pool, also when they fill in after the rated pool ran out.
+//! - `created_at=..2026-06-30` includes that whole day; tags and modules match exactly.
+//! - The fuzzy score is the one a fresh `SkimMatcherV2::default()` gives each haystack
+//!   (a reused matcher's score can depend on the haystacks before; see `skim`).
+//! - Histograms use the field's nominal range (feel_*, composites, weight, trust,
+//!   confidence, rating) or else the range of the values present.
+//! - Literal and fuzzy queries that extend the previous one (same filters) only re-check
+//!   the previous matches; BM25 scans stored terms until [`Searcher::warm`] builds the
+//!   inverted index. Long scans can report partial pages
+//!   ([`Searcher::search_progressive`]); the list they settle on is the exact one.
 
 pub mod bm25;
 pub mod command;
@@ -14,13 +41,14 @@ pub mod output;
 mod progressive;
 pub mod request;
 mod searcher;
+pub mod skim;
 
 pub use filter::SESSION_RECAP;
 pub use filter_parse::FilterError;
 pub use histogram::{Histogram, bin_of, nominal_range};
+pub use progressive::Progress;
 pub use request::{
     BrowseMode, DeletedFilter, Engine, Filters, Hit, MatchQuality, NumericField, Order, Range,
     SearchRequest, SearchResponse,
 };
-pub use progressive::Progress;
 pub use searcher::Searcher;

@@ -165,11 +165,12 @@ impl Searcher {
         }
     }
 
-    /// Builds what is otherwise built on first need: the BM25 inverted index and the
-    /// time order. Call it from a background thread after `load`; results never change,
+    /// Builds what is otherwise built on first need: the BM25 inverted index, the
+    /// composite columns and the time order. Call it from a background thread after `load`; results never change,
     /// only their speed (BM25 without the index scans every memory's stored terms).
     pub fn warm(&self) {
         self.corpus.postings();
+        self.corpus.composite_columns();
         self.permutation(None, Order::Desc);
     }
 

@@ -296,16 +296,19 @@ pub fn bm25_scores(docs: &[Doc], set: &[usize], query: &str) -> Vec<(usize, f64)
     let n = set.len() as f64;
     let total: u64 = toks.iter().map(|t| t.len() as u64).sum();
     let avgdl = total as f64 / n;
+    let dfs: Vec<f64> = q
+        .iter()
+        .map(|term| toks.iter().filter(|t| t.contains(term)).count() as f64)
+        .collect();
     let mut out = Vec::new();
     for (k, &i) in set.iter().enumerate() {
         let dl = toks[k].len() as f64;
         let mut score = 0.0;
-        for term in &q {
+        for (term, &df) in q.iter().zip(&dfs) {
             let tf = toks[k].iter().filter(|t| *t == term).count() as f64;
             if tf == 0.0 {
                 continue;
             }
-            let df = toks.iter().filter(|t| t.contains(term)).count() as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             score += idf * tf * (1.2 + 1.0) / (tf + 1.2 * (1.0 - 0.75 + 0.75 * dl / avgdl));
         }
@@ -383,22 +386,20 @@ pub fn oracle(docs: &[Doc], req: &SearchRequest) -> Expected {
                     }
                 }
             }
-            Engine::Fuzzy => {
-                let matcher = SkimMatcherV2::default();
-                Found {
-                    items: set
-                        .iter()
-                        .filter_map(|&i| {
-                            matcher
-                                .fuzzy_match(&fuzzy_haystack(&docs[i].m), &req.query)
-                                .map(|s| (i, s as f64))
-                        })
-                        .collect(),
-                    scored: true,
-                    quality: None,
-                    notice: None,
-                }
-            }
+            // a fresh matcher per memory: a reused one carries state between haystacks
+            Engine::Fuzzy => Found {
+                items: set
+                    .iter()
+                    .filter_map(|&i| {
+                        SkimMatcherV2::default()
+                            .fuzzy_match(&fuzzy_haystack(&docs[i].m), &req.query)
+                            .map(|s| (i, s as f64))
+                    })
+                    .collect(),
+                scored: true,
+                quality: None,
+                notice: None,
+            },
         }
     };
     let order = req.order.unwrap_or(Order::Desc);
