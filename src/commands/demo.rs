@@ -27,15 +27,7 @@ pub fn run(path: &Path, now: Timestamp) -> CommandResult<PathBuf> {
     if path.exists() {
         check_replaceable(path)?;
     }
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "demo.redb".into());
-    let temp = dir.join(format!(".{name}.{}.building", std::process::id()));
+    let temp = super::temp_beside(path, "building");
     let built = build(&temp, now)
         .and_then(|()| std::fs::rename(&temp, path).map_err(|e| CommandError::io(path, e)));
     if built.is_err() {

@@ -51,15 +51,7 @@ fn jsonl_to_file(
     path: &Path,
     include_deleted: bool,
 ) -> CommandResult<ExportSummary> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.{}.partial", std::process::id()));
+    let temp = super::temp_beside(path, "partial");
     let written = (|| {
         let file = std::fs::File::create(&temp).map_err(|e| CommandError::io(&temp, e))?;
         let mut writer = BufWriter::with_capacity(1 << 16, file);

@@ -106,6 +106,20 @@ pub fn open_existing(path: &Path) -> CommandResult<Store> {
     Ok(Store::open(path)?)
 }
 
+/// A temporary file beside `path` (same directory, so renaming it into place is
+/// atomic), named after it, this process and `purpose`.
+pub fn temp_beside(path: &Path, purpose: &str) -> PathBuf {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    dir.join(format!(".{name}.{}.{purpose}", std::process::id()))
+}
+
 /// `1 memory`, `3 memories`.
 pub fn memories(n: usize) -> String {
     if n == 1 {
