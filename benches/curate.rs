@@ -3,10 +3,11 @@
 //!
 //! Run: `cargo bench --bench curate` (set `MEMLENS_BENCH_N` for another store size and
 //! `MEMLENS_BENCH_WRITES` for another number of timed writes). The store is built once
-//! from memories generated in code with a seeded RNG and inserted in one transaction.
+//! from `memlens::corpus` (seed 2026) and inserted in one transaction.
 
+use memlens::corpus::{CorpusSpec, generate};
 use memlens::curate::{Change, Edit, UndoStack, apply};
-use memlens::model::{FEEL_DIMS, Memory, Status, Timestamp};
+use memlens::model::{Memory, Status};
 use memlens::store::Store;
 use redb::TableDefinition;
 use std::time::{Duration, Instant};
@@ -14,14 +15,7 @@ use std::time::{Duration, Instant};
 /// The peer's table: one small key rewritten per commit.
 const SCRATCH: TableDefinition<&str, u64> = TableDefinition::new("bench_scratch");
 
-const WORDS: [&str; 24] = [
-    "store", "index", "search", "memory", "agent", "commit", "redb", "token", "query", "slider",
-    "decision", "gotcha", "module", "review", "latency", "cache", "budget", "schema", "import",
-    "export", "terminal", "render", "filter", "ranking",
-];
-const TYPES: [&str; 5] = ["note", "decision", "gotcha", "convention", "session_recap"];
-
-/// splitmix64: a small, seeded, reproducible generator.
+/// splitmix64, for picking which memories to write.
 struct Rng(u64);
 
 impl Rng {
@@ -35,41 +29,6 @@ impl Rng {
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
-/// A memory of about 200 bytes of body, with tags, a few scores and sometimes a link.
-fn generate(rng: &mut Rng, i: usize, n: usize) -> Memory {
-    let mut body = String::with_capacity(220);
-    while body.len() < 200 {
-        body.push_str(WORDS[rng.below(WORDS.len())]);
-        body.push(' ');
-    }
-    let created = Timestamp(1_700_000_000_000_000_000 + i as i64 * 60_000_000_000);
-    let mut m = Memory::new(format!("mem-{i:07}"), body.trim_end(), created);
-    m.title = Some(format!("{} {}", WORDS[rng.below(24)], WORDS[rng.below(24)]));
-    m.memory_type = TYPES[rng.below(TYPES.len())].into();
-    m.tags = (0..rng.below(4))
-        .map(|_| WORDS[rng.below(WORDS.len())].to_string())
-        .collect();
-    for _ in 0..rng.below(6) {
-        let d = rng.below(FEEL_DIMS.len());
-        m.feel[d] = Some(rng.unit() * (FEEL_DIMS[d].max - FEEL_DIMS[d].min) + FEEL_DIMS[d].min);
-    }
-    if rng.below(4) == 0 {
-        let target = rng.below(n);
-        if target != i {
-            m.relationships.push(memlens::model::Relationship {
-                target: format!("mem-{target:07}"),
-                kind: "related".into(),
-                strength: None,
-            });
-        }
-    }
-    m.normalise();
-    m
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -103,7 +62,12 @@ fn main() {
     let store = Store::open(&path).expect("open store");
 
     let mut rng = Rng(0x6d65_6d6c_656e_7321);
-    let memories: Vec<Memory> = (0..n).map(|i| generate(&mut rng, i, n)).collect();
+    let memories: Vec<Memory> = generate(CorpusSpec {
+        seed: 2026,
+        size: n,
+        body_bytes_target: 200,
+    })
+    .collect();
     let build = time(|| {
         let mut w = store.write().expect("write");
         for m in &memories {
@@ -150,7 +114,7 @@ fn main() {
             if r.get(&candidate)
                 .ok()
                 .flatten()
-                .is_some_and(|m| m.status != Status::Validated)
+                .is_some_and(|m| m.status != Status::Validated && !m.is_deleted())
             {
                 break candidate;
             }

@@ -6,7 +6,7 @@
 //!
 //! `cargo bench --bench tui` (set `MEMLENS_BENCH_N` to change the 100k).
 
-use memlens::model::{FEEL_COUNT, Memory, Timestamp};
+use memlens::model::{Memory, Timestamp};
 use memlens::search::{SearchRequest, Searcher};
 use memlens::store::Store;
 use memlens::tui::action::Action;
@@ -23,57 +23,14 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-const WORDS: [&str; 24] = [
-    "ledger",
-    "webhook",
-    "payout",
-    "retry",
-    "idempotency",
-    "postgres",
-    "deploy",
-    "kafka",
-    "outbox",
-    "balance",
-    "posting",
-    "currency",
-    "invoice",
-    "refund",
-    "timeout",
-    "cursor",
-    "migration",
-    "schema",
-    "alert",
-    "queue",
-    "shard",
-    "replica",
-    "merchant",
-    "statement",
-];
-
+/// `n` memories from `memlens::corpus` (seed 2026, ~200-byte bodies of real text).
 fn generated(n: usize) -> Vec<Memory> {
-    let base = Timestamp::parse("2025-01-01T00:00:00Z").expect("time");
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    (0..n)
-        .map(|i| {
-            let words: Vec<&str> = (0..28).map(|_| WORDS[(next() % 24) as usize]).collect();
-            let at = Timestamp(base.0 + (next() % 31_536_000) as i64 * 1_000_000_000);
-            let mut m = Memory::new(format!("gen-{i:07}"), words.join(" "), at);
-            m.title = Some(format!("{} {} {}", words[0], words[1], i));
-            m.tags = vec![words[2].to_string(), words[3].to_string()];
-            for d in 0..FEEL_COUNT {
-                if next().is_multiple_of(3) {
-                    m.feel[d] = Some((next() % 100) as f64 / 100.0);
-                }
-            }
-            m
-        })
-        .collect()
+    memlens::corpus::generate(memlens::corpus::CorpusSpec {
+        seed: 2026,
+        size: n,
+        body_bytes_target: 200,
+    })
+    .collect()
 }
 
 fn demo() -> Vec<Memory> {
@@ -131,8 +88,8 @@ fn first_frame(label: &str, memories: &[Memory], jsonl_peer: &str) {
         let (mut t, _) = counting_terminal(120, 40);
         memlens::tui::app::draw(&mut t, &state, &config, Timestamp::now()).expect("draw");
         blank.push(started.elapsed());
-        let searcher: Arc<dyn SearchSource> =
-            Arc::new(Searcher::load(&store.read().expect("read")).expect("load"));
+        // the program's own loader, as the browser starts it
+        let searcher = memlens::tui::worker::searcher_loader()(&store).expect("load");
         let b = Headless::new(store.clone(), searcher, config, (120, 40));
         b.draw(&mut t, Timestamp::now()).expect("draw");
         full.push(started.elapsed());
@@ -282,7 +239,14 @@ fn curation(label: &str, memories: &[Memory]) {
     }
     let mut load = Vec::new();
     let mut open = Vec::new();
+    let mut apply = Vec::new();
+    // the browser's searcher (opened), updated after a one-memory write
+    let base = Searcher::open(store.read().expect("read")).expect("open");
     for _ in 0..5 {
+        let started = Instant::now();
+        let updated = base.apply(store.read().expect("read"), &ids[..1]);
+        std::hint::black_box(updated.expect("apply"));
+        apply.push(started.elapsed());
         let started = Instant::now();
         std::hint::black_box(Searcher::load(&store.read().expect("read")).expect("load"));
         load.push(started.elapsed());
@@ -312,6 +276,7 @@ fn curation(label: &str, memories: &[Memory]) {
     let (pm, pp) = stats(peer);
     let (lm, _) = stats(load);
     let (om, _) = stats(open);
+    let (am, _) = stats(apply);
     let (hm, hp) = stats(whole);
     println!(
         "{label:<10} curation write, durable: median {wm:6.2} ms p95 {wp:6.2} ms | peer: bare redb put+commit {pm:6.2} / {pp:6.2} ms | ratio {:.2}×",
@@ -319,6 +284,10 @@ fn curation(label: &str, memories: &[Memory]) {
     );
     println!(
         "{label:<10} index rebuild after a write (background): Searcher::load {lm:8.2} ms | Searcher::open {om:8.2} ms"
+    );
+    println!(
+        "{label:<10} index update after a write (background): Searcher::apply (opened) {am:8.2} ms | ratio to load {:.2}×",
+        am / lm.max(1e-6)
     );
     println!(
         "{label:<10} key → written, index rebuilt, list redrawn (inline): median {hm:8.2} ms p95 {hp:8.2} ms"

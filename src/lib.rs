@@ -2,6 +2,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod corpus;
 pub mod curate;
 pub mod exchange;
 pub mod index;
