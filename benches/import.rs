@@ -3,14 +3,12 @@
 //! the machine.
 //!
 //! Run: `cargo bench --bench import` (`MEMLENS_BENCH_N` sets the number of memories,
-//! default 100000; `MEMLENS_BENCH_RUNS` the runs, default 5). Memories come from the
-//! seeded generator the tests use (~200-byte bodies, tags, ratings, links, `feel_*`
-//! scores, unknown fields), written once as canonical JSONL; each run imports that
-//! file into a fresh store in one durable transaction, as `memlens import` does.
+//! default 100000; `MEMLENS_BENCH_RUNS` the runs, default 5). Memories come from
+//! `memlens::corpus` (seed 2026, ~200-byte bodies of real text, tags, ratings, links,
+//! `feel_*` scores), written once as canonical JSONL; each run imports that file into a
+//! fresh store in one durable transaction, as `memlens import` does.
 
-#[path = "../tests/exchange_support/generate.rs"]
-mod generate;
-
+use memlens::corpus::{CorpusSpec, generate};
 use memlens::exchange::import::read_source;
 use memlens::exchange::{Collected, Format, ImportOptions, ImportSource, OnConflict, import};
 use memlens::model::Timestamp;
@@ -40,8 +38,13 @@ fn main() {
     let n = env_usize("MEMLENS_BENCH_N", 100_000);
     let runs = env_usize("MEMLENS_BENCH_RUNS", 5).max(1);
     let dir = tempfile::tempdir().expect("temp dir");
-    let memories = generate::memories(2026, n);
-    let text = generate::jsonl(&memories);
+    let memories: Vec<memlens::model::Memory> = generate(CorpusSpec {
+        seed: 2026,
+        size: n,
+        body_bytes_target: 200,
+    })
+    .collect();
+    let text: String = memories.iter().map(|m| m.to_json_line() + "\n").collect();
     let input = dir.path().join("memories.jsonl");
     std::fs::write(&input, &text).expect("write input");
     println!(

@@ -11,8 +11,8 @@ use super::pipeline::{ChannelSink, Event};
 use super::{
     Format, OnConflict, RecordSink, detect, hivelore, jsonl, lines, mcp_memory, openmemory,
 };
-use crate::model::{Memory, Timestamp};
-use crate::store::{BulkWriter, Store, StoreError, StoreWriter};
+use crate::model::Timestamp;
+use crate::store::{BulkWriter, Prepared, Store, StoreError, StoreWriter};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -271,38 +271,38 @@ impl<'a, 'w> StoreSink<'a, 'w> {
         )
     }
 
-    fn store(&mut self, memory: &Memory, encoded: &[u8], place: Place) -> Result<(), StoreError> {
-        match self.bulk.doc_of(&memory.id)? {
-            Some(doc) => {
-                let earlier = doc
-                    .checked_sub(self.first_doc)
-                    .and_then(|i| self.new_places.get(i as usize).copied())
-                    .or_else(|| self.stored_places.get(&doc).copied());
-                if let Some(earlier) = earlier {
-                    let reason = format!("duplicate of {}", self.place_name(earlier));
-                    self.problems.push(self.at(place.1 as usize, "id", reason));
-                    return Ok(());
-                }
-                self.stored_places.insert(doc, place);
-                match self.on_conflict {
-                    OnConflict::Fail => {
-                        let reason = format!(
-                            "`{}` is already in the store (use --on-conflict skip or overwrite)",
-                            memory.id
-                        );
-                        self.problems.push(self.at(place.1 as usize, "id", reason));
-                    }
-                    OnConflict::Skip => self.skipped += 1,
-                    OnConflict::Overwrite => {
-                        self.bulk.put_encoded(memory, encoded)?;
-                        self.replaced += 1;
-                    }
-                }
-            }
-            None => {
-                self.bulk.insert_new_encoded(memory, encoded)?;
+    fn store(&mut self, prepared: &Prepared, place: Place) -> Result<(), StoreError> {
+        let doc = match self.bulk.insert_if_new(prepared)? {
+            Ok(_) => {
                 self.new_places.push(place);
                 self.added += 1;
+                return Ok(());
+            }
+            Err(doc) => doc,
+        };
+        let memory = &prepared.memory;
+        let earlier = doc
+            .checked_sub(self.first_doc)
+            .and_then(|i| self.new_places.get(i as usize).copied())
+            .or_else(|| self.stored_places.get(&doc).copied());
+        if let Some(earlier) = earlier {
+            let reason = format!("duplicate of {}", self.place_name(earlier));
+            self.problems.push(self.at(place.1 as usize, "id", reason));
+            return Ok(());
+        }
+        self.stored_places.insert(doc, place);
+        match self.on_conflict {
+            OnConflict::Fail => {
+                let reason = format!(
+                    "`{}` is already in the store (use --on-conflict skip or overwrite)",
+                    memory.id
+                );
+                self.problems.push(self.at(place.1 as usize, "id", reason));
+            }
+            OnConflict::Skip => self.skipped += 1,
+            OnConflict::Overwrite => {
+                self.bulk.put_prepared(prepared)?;
+                self.replaced += 1;
             }
         }
         Ok(())
@@ -318,13 +318,13 @@ impl StoreSink<'_, '_> {
                     self.files.push(name);
                 }
             }
-            Event::Memory(line, memory, encoded) => {
+            Event::Memory(line, prepared) => {
                 if self.failure.is_some() {
                     return;
                 }
                 self.read += 1;
                 let place = (self.current(), u32::try_from(line).unwrap_or(u32::MAX));
-                if let Err(e) = self.store(&memory, &encoded, place) {
+                if let Err(e) = self.store(&prepared, place) {
                     self.failure = Some(e);
                 }
             }

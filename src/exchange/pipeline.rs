@@ -1,10 +1,11 @@
-//! Reading and writing at once: the readers (parsing, validating, encoding) run on a
-//! second thread and hand their records over in batches, while this thread writes them
-//! into the store, so an import uses both cores of a small machine.
+//! Reading and writing at once: the readers (parsing, validating, encoding the memory
+//! and its search record) run on a second thread and hand ready bytes over in batches,
+//! while this thread only inserts them into the store, so an import uses both cores of
+//! a small machine.
 
 use super::RecordSink;
 use crate::model::Memory;
-use crate::store::tables::encode_into;
+use crate::store::Prepared;
 use std::sync::mpsc::SyncSender;
 
 /// Records per batch sent between the threads.
@@ -14,8 +15,8 @@ const BATCH: usize = 256;
 pub enum Event {
     /// The following events come from this file.
     File(String),
-    /// A valid memory at a line, with its store encoding.
-    Memory(usize, Box<Memory>, Vec<u8>),
+    /// A valid memory at a line, with its stored forms.
+    Memory(usize, Box<Prepared>),
     /// A problem at a line: field, reason.
     Problem(usize, String, String),
     /// A warning at a line: field, reason.
@@ -67,9 +68,7 @@ impl RecordSink for ChannelSink {
         self.push(Event::File(name.to_string()));
     }
     fn memory(&mut self, line: usize, memory: Memory) {
-        let mut encoded = Vec::with_capacity(memory.body.len() + 512);
-        encode_into(&memory, &mut encoded);
-        self.push(Event::Memory(line, Box::new(memory), encoded));
+        self.push(Event::Memory(line, Box::new(Prepared::new(memory))));
     }
     fn problem(&mut self, line: usize, field: &str, reason: String) {
         self.push(Event::Problem(line, field.to_string(), reason));

@@ -13,6 +13,7 @@
 //! keeps a write at one extra insert and is rebuilt from the memory itself when missing
 //! or of another version (stores written before the index existed still open).
 
+mod prepare;
 pub mod record;
 pub mod tokenize;
 
@@ -28,6 +29,14 @@ pub const SEARCH_DOCS: TableDefinition<u32, &[u8]> = TableDefinition::new("searc
 pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.open_table(SEARCH_DOCS)?;
     Ok(())
+}
+
+/// The stored bytes of a memory's search record (what [`IndexWriter::change`] writes),
+/// so a reader thread can prepare them before the write.
+pub fn record_bytes(m: &Memory) -> Vec<u8> {
+    let mut w = Vec::with_capacity(m.body.len() * 3 + 256);
+    prepare::encode_record(m, &mut w);
+    w
 }
 
 /// Brings the indexes up to date for one document: `old` is what was stored under
@@ -63,14 +72,18 @@ impl<'w> IndexWriter<'w> {
         new: Option<&Memory>,
     ) -> Result<(), redb::Error> {
         match new {
-            Some(m) => {
-                self.docs
-                    .insert(doc, SearchRecord::of(m).encode().as_slice())?;
-            }
+            Some(m) => self.put_record(doc, &record_bytes(m)),
             None => {
                 self.docs.remove(doc)?;
+                Ok(())
             }
         }
+    }
+
+    /// Stores a memory under `doc` given its [`record_bytes`] (prepared elsewhere);
+    /// the same as [`change`](Self::change) with that memory as `new`.
+    pub fn put_record(&mut self, doc: u32, record: &[u8]) -> Result<(), redb::Error> {
+        self.docs.insert(doc, record)?;
         Ok(())
     }
 }

@@ -348,20 +348,20 @@ fn status_code(s: Status) -> u8 {
     Status::ALL.iter().position(|x| *x == s).unwrap_or(0) as u8
 }
 
-fn len_u32(n: usize) -> u32 {
+pub(super) fn len_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-fn put_u32(w: &mut Vec<u8>, v: u32) {
+pub(super) fn put_u32(w: &mut Vec<u8>, v: u32) {
     w.extend(v.to_le_bytes());
 }
 
-fn put_str(w: &mut Vec<u8>, s: &str) {
+pub(super) fn put_str(w: &mut Vec<u8>, s: &str) {
     put_u32(w, len_u32(s.len()));
     w.extend(s.as_bytes());
 }
 
-fn put_opt_str(w: &mut Vec<u8>, s: Option<&str>) {
+pub(super) fn put_opt_str(w: &mut Vec<u8>, s: Option<&str>) {
     match s {
         Some(s) => {
             w.push(1);
@@ -371,7 +371,7 @@ fn put_opt_str(w: &mut Vec<u8>, s: Option<&str>) {
     }
 }
 
-fn put_opt_f64(w: &mut Vec<u8>, v: Option<f64>) {
+pub(super) fn put_opt_f64(w: &mut Vec<u8>, v: Option<f64>) {
     match v {
         Some(v) => {
             w.push(1);
@@ -382,6 +382,11 @@ fn put_opt_f64(w: &mut Vec<u8>, v: Option<f64>) {
 }
 
 fn put_list(w: &mut Vec<u8>, items: &[String]) {
+    put_list_of(w, items.iter().map(String::as_str));
+}
+
+/// A counted list of strings, as records store tags and targets.
+pub(super) fn put_list_of<'s>(w: &mut Vec<u8>, items: impl ExactSizeIterator<Item = &'s str>) {
     put_u32(w, len_u32(items.len()));
     for s in items {
         put_str(w, s);

@@ -23,7 +23,7 @@ impl Arena {
             starts: vec![0],
         }
     }
-    fn push(&mut self, s: &str) {
+    pub(crate) fn push(&mut self, s: &str) {
         self.text.push_str(s);
         self.starts.push(self.text.len());
     }
@@ -36,8 +36,8 @@ impl Arena {
 /// Many byte strings in one buffer, like [`Arena`].
 #[derive(Debug, Default)]
 pub(crate) struct ByteArena {
-    bytes: Vec<u8>,
-    starts: Vec<usize>,
+    pub bytes: Vec<u8>,
+    pub starts: Vec<usize>,
 }
 
 impl ByteArena {
@@ -47,7 +47,7 @@ impl ByteArena {
             starts: vec![0],
         }
     }
-    fn push(&mut self, b: &[u8]) {
+    pub(crate) fn push(&mut self, b: &[u8]) {
         self.bytes.extend_from_slice(b);
         self.starts.push(self.bytes.len());
     }
@@ -58,13 +58,13 @@ impl ByteArena {
 }
 
 /// Interned names (types, modules, tags) with their numbers.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Names {
     pub numbers: HashMap<Box<str>, u32>,
 }
 
 impl Names {
-    fn intern(&mut self, name: &str) -> u32 {
+    pub(crate) fn intern(&mut self, name: &str) -> u32 {
         if let Some(&n) = self.numbers.get(name) {
             return n;
         }
@@ -83,7 +83,7 @@ impl Names {
 pub(crate) struct Column(pub Vec<f64>);
 
 impl Column {
-    fn get(&self, slot: usize) -> Option<f64> {
+    pub(crate) fn get(&self, slot: usize) -> Option<f64> {
         self.0.get(slot).copied().filter(|v| !v.is_nan())
     }
 }
@@ -192,8 +192,10 @@ pub(crate) struct Corpus {
     pub postings: OnceLock<Postings>,
     /// Slot → position in the order created_at desc, id asc (every tie-break).
     pub time_rank: Vec<u32>,
-    targets: Arena,
-    target_starts: Vec<usize>,
+    /// Every slot's relationship targets (kept so an update can recount links).
+    pub targets: Arena,
+    /// Slot `s` has targets `target_starts[s]..target_starts[s + 1]` of `targets`.
+    pub target_starts: Vec<usize>,
 }
 
 /// "No module" in the module column.
@@ -354,8 +356,6 @@ impl Corpus {
         }
         drop(slot_of);
         self.relationship_count = counts;
-        self.targets = Arena::new();
-        self.target_starts = Vec::new();
         let mut order: Vec<u32> = (0..n as u32).collect();
         order.sort_unstable_by(|&a, &b| {
             let (a, b) = (a as usize, b as usize);
@@ -420,7 +420,7 @@ impl Corpus {
     }
 }
 
-fn push_opt(col: &mut Column, slot: usize, v: Option<f64>) {
+pub(crate) fn push_opt(col: &mut Column, slot: usize, v: Option<f64>) {
     if let Some(v) = v {
         if col.0.len() < slot {
             col.0.resize(slot, f64::NAN);

@@ -35,6 +35,7 @@ mod filter;
 mod filter_parse;
 pub mod fuzzy;
 mod histogram;
+mod incremental;
 pub mod literal;
 mod order;
 pub mod output;

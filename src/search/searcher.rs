@@ -48,14 +48,14 @@ pub(crate) struct Answer {
     pub scored: bool,
 }
 
-fn storage(reader: &StoreReader, e: impl std::fmt::Display) -> StoreError {
+pub(crate) fn storage(reader: &StoreReader, e: impl std::fmt::Display) -> StoreError {
     StoreError::Storage {
         path: reader.path().to_path_buf(),
         detail: e.to_string(),
     }
 }
 
-fn corrupt(reader: &StoreReader, doc: u32) -> StoreError {
+pub(crate) fn corrupt(reader: &StoreReader, doc: u32) -> StoreError {
     StoreError::Corrupt {
         path: reader.path().to_path_buf(),
         detail: format!("record {doc} cannot be decoded"),
@@ -156,7 +156,7 @@ impl Searcher {
         Ok(Some(corpus))
     }
 
-    fn with(corpus: Corpus, snapshot: Option<StoreReader>) -> Searcher {
+    pub(crate) fn with(corpus: Corpus, snapshot: Option<StoreReader>) -> Searcher {
         Searcher {
             corpus,
             snapshot,
@@ -172,6 +172,12 @@ impl Searcher {
         self.corpus.postings();
         self.corpus.composite_columns();
         self.permutation(None, Order::Desc);
+    }
+
+    /// True when hits are read from the kept snapshot ([`Searcher::open`]), false when
+    /// the searcher holds its own copy of every memory ([`Searcher::load`]).
+    pub fn reads_snapshot(&self) -> bool {
+        self.snapshot.is_some()
     }
 
     /// Number of memories loaded (deleted included).
@@ -358,6 +364,33 @@ impl Searcher {
     /// `field` itself ignored, plus how many the field's own range keeps.
     pub fn histogram(&self, filters: &Filters, field: NumericField, bins: usize) -> Histogram {
         histogram::build(&self.corpus, filters, field, bins)
+    }
+
+    /// The distinct types, tags and modules of the loaded memories (deleted included),
+    /// each sorted: the choices of the filter panel, without reading any memory.
+    pub fn facet_names(&self) -> [Vec<String>; 3] {
+        let c = &self.corpus;
+        let used = |names: &crate::search::corpus::Names, numbers: &[u32]| {
+            let mut seen = vec![false; names.numbers.len()];
+            for &n in numbers {
+                if let Some(s) = seen.get_mut(n as usize) {
+                    *s = true;
+                }
+            }
+            let mut out: Vec<String> = names
+                .numbers
+                .iter()
+                .filter(|(_, n)| seen[**n as usize])
+                .map(|(name, _)| name.to_string())
+                .collect();
+            out.sort_unstable();
+            out
+        };
+        [
+            used(&c.type_names, &c.types),
+            used(&c.tag_names, &c.tags),
+            used(&c.module_names, &c.module),
+        ]
     }
 
     /// The browse mode a request is really ordered by (relevance without a query is time).

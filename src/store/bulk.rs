@@ -4,22 +4,49 @@
 use super::error::{StoreError, StoreResult};
 use super::open::storage_error;
 use super::tables::{BACKLINKS, IDS, MEMORIES, decode, encode_into};
+use crate::index::IndexWriter;
 use crate::model::Memory;
 use redb::{MultimapTable, ReadableTable, Table, WriteTransaction};
 use std::path::Path;
 
 /// The memory tables of one write transaction, held open for a run of puts.
 /// Obtained from [`super::StoreWriter::bulk`]; drop it before `commit`. While it lives,
-/// `MEMORIES`, `IDS` and `BACKLINKS` are open, so `index::on_change` (called on every
-/// put) must keep to its own tables.
+/// `MEMORIES`, `IDS`, `BACKLINKS` and the index tables (an [`IndexWriter`]) are open,
+/// so nothing else may open them in the same transaction.
 pub struct BulkWriter<'w> {
-    txn: &'w WriteTransaction,
     path: &'w Path,
     next_doc: &'w mut Option<u32>,
     memories: Table<'w, u32, &'static [u8]>,
     ids: Table<'w, &'static str, u32>,
     backlinks: MultimapTable<'w, &'static str, &'static str>,
+    index: IndexWriter<'w>,
     buffer: Vec<u8>,
+}
+
+/// A memory with both of its stored forms computed (on any thread): the `MEMORIES`
+/// encoding of [`encode_into`] and the search record of [`crate::index::record_bytes`].
+#[derive(Debug)]
+pub struct Prepared {
+    /// The memory itself.
+    pub memory: Memory,
+    /// Its `MEMORIES` encoding.
+    pub encoded: Vec<u8>,
+    /// Its search record bytes.
+    pub record: Vec<u8>,
+}
+
+impl Prepared {
+    /// Computes both stored forms of `memory`.
+    pub fn new(memory: Memory) -> Prepared {
+        let mut encoded = Vec::with_capacity(memory.body.len() + 512);
+        encode_into(&memory, &mut encoded);
+        let record = crate::index::record_bytes(&memory);
+        Prepared {
+            memory,
+            encoded,
+            record,
+        }
+    }
 }
 
 /// What a [`BulkWriter::put`] did.
@@ -39,12 +66,12 @@ impl<'w> BulkWriter<'w> {
     ) -> StoreResult<BulkWriter<'w>> {
         let err = |e: redb::TableError| storage_error(path, e);
         Ok(BulkWriter {
-            txn,
             path,
             next_doc,
             memories: txn.open_table(MEMORIES).map_err(err)?,
             ids: txn.open_table(IDS).map_err(err)?,
             backlinks: txn.open_multimap_table(BACKLINKS).map_err(err)?,
+            index: IndexWriter::open(txn).map_err(|e| storage_error(path, e))?,
             buffer: Vec::new(),
         })
     }
@@ -109,14 +136,23 @@ impl<'w> BulkWriter<'w> {
         let mut buffer = std::mem::take(&mut self.buffer);
         buffer.clear();
         encode_into(memory, &mut buffer);
-        let outcome = self.put_encoded(memory, &buffer);
+        let record = crate::index::record_bytes(memory);
+        let outcome = self.put_parts(memory, &buffer, &record);
         self.buffer = buffer;
         outcome
     }
 
-    /// [`put`](Self::put) with the memory already encoded by [`encode_into`] (so a
-    /// reader thread can do that work); `encoded` must be exactly that encoding.
-    pub fn put_encoded(&mut self, memory: &Memory, encoded: &[u8]) -> StoreResult<PutOutcome> {
+    /// [`put`](Self::put) with both stored forms already computed.
+    pub fn put_prepared(&mut self, prepared: &Prepared) -> StoreResult<PutOutcome> {
+        self.put_parts(&prepared.memory, &prepared.encoded, &prepared.record)
+    }
+
+    fn put_parts(
+        &mut self,
+        memory: &Memory,
+        encoded: &[u8],
+        record: &[u8],
+    ) -> StoreResult<PutOutcome> {
         let (doc, old) = match self.doc_of(&memory.id)? {
             Some(doc) => (doc, self.get_doc(doc)?),
             None => {
@@ -130,38 +166,53 @@ impl<'w> BulkWriter<'w> {
         if let Some(old) = &old {
             self.set_backlinks(old, false)?;
         }
-        self.set_backlinks(memory, true)?;
-        self.memories
-            .insert(doc, encoded)
-            .map_err(|e| storage_error(self.path, e))?;
-        crate::index::on_change(self.txn, doc, old.as_ref(), Some(memory))
-            .map_err(|e| self.err(e))?;
+        self.write_parts(doc, memory, encoded, record)?;
         Ok(PutOutcome { doc, old })
     }
 
-    /// Inserts a memory whose id the caller has just looked up with
-    /// [`doc_of`](Self::doc_of) and found absent (saving a second lookup); `encoded`
-    /// must be its [`encode_into`] encoding. Returns its document number.
-    pub fn insert_new_encoded(&mut self, memory: &Memory, encoded: &[u8]) -> StoreResult<u32> {
-        let doc = self.allocate_doc()?;
+    /// The memory's own rows: its backlinks, its encoding and its search record.
+    fn write_parts(
+        &mut self,
+        doc: u32,
+        memory: &Memory,
+        encoded: &[u8],
+        record: &[u8],
+    ) -> StoreResult<()> {
+        if !memory.relationships.is_empty() {
+            self.set_backlinks(memory, true)?;
+        }
+        self.memories
+            .insert(doc, encoded)
+            .map_err(|e| storage_error(self.path, e))?;
+        self.index
+            .put_record(doc, record)
+            .map_err(|e| storage_error(self.path, e))
+    }
+
+    /// Inserts the memory if its id is not stored yet and returns `Ok(doc)`; when it
+    /// is, changes nothing and returns `Err(doc)` of the stored one. One id lookup
+    /// instead of two for the common case of a new memory.
+    pub fn insert_if_new(&mut self, prepared: &Prepared) -> StoreResult<Result<u32, u32>> {
+        let memory = &prepared.memory;
+        let doc = self.next_doc();
+        let after = doc
+            .checked_add(1)
+            .ok_or_else(|| self.err("document numbers exhausted"))?;
         let previous = self
             .ids
             .insert(memory.id.as_str(), doc)
             .map_err(|e| storage_error(self.path, e))?
             .map(|v| v.value());
         if let Some(previous) = previous {
-            // The id was stored after all: undo and take the general path.
+            // The id was stored: put the old number back and leave the rest alone.
             self.ids
                 .insert(memory.id.as_str(), previous)
                 .map_err(|e| storage_error(self.path, e))?;
-            return self.put_encoded(memory, encoded).map(|o| o.doc);
+            return Ok(Err(previous));
         }
-        self.set_backlinks(memory, true)?;
-        self.memories
-            .insert(doc, encoded)
-            .map_err(|e| storage_error(self.path, e))?;
-        crate::index::on_change(self.txn, doc, None, Some(memory)).map_err(|e| self.err(e))?;
-        Ok(doc)
+        *self.next_doc = Some(after);
+        self.write_parts(doc, memory, &prepared.encoded, &prepared.record)?;
+        Ok(Ok(doc))
     }
 
     /// Removes a memory for good; returns it.
@@ -179,7 +230,9 @@ impl<'w> BulkWriter<'w> {
         self.memories
             .remove(doc)
             .map_err(|e| storage_error(self.path, e))?;
-        crate::index::on_change(self.txn, doc, Some(&old), None).map_err(|e| self.err(e))?;
+        self.index
+            .change(doc, Some(&old), None)
+            .map_err(|e| self.err(e))?;
         Ok(old)
     }
 }

@@ -9,7 +9,7 @@ mod read;
 pub mod tables;
 mod write;
 
-pub use bulk::{BulkWriter, PutOutcome};
+pub use bulk::{BulkWriter, Prepared, PutOutcome};
 pub use error::{StoreError, StoreResult};
 pub use read::StoreReader;
 pub use write::StoreWriter;

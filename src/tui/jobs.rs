@@ -9,6 +9,7 @@ use super::state::{DetailView, Facets, LinkRow, SliderHistogram};
 use crate::search::{Filters, Histogram, NumericField, SearchRequest, SearchResponse, Searcher};
 use crate::store::Store;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Bins per slider histogram (the view resamples them to the slider's width).
@@ -26,6 +27,23 @@ pub trait SearchSource: Send + Sync {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// The source of the store as it is now, given that only the memories `changed`
+    /// (by id) were written since this source was built; `None` when this source cannot
+    /// be updated and must be loaded again whole.
+    fn updated(
+        &self,
+        _store: &Store,
+        _changed: &[String],
+    ) -> Option<Result<Arc<dyn SearchSource>, String>> {
+        None
+    }
+    /// Builds the caches that make later searches fast (results never change).
+    fn warm(&self) {}
+    /// The distinct types, tags and modules it holds, each sorted; `None` when it
+    /// cannot tell (the store is read instead).
+    fn facet_names(&self) -> Option<[Vec<String>; 3]> {
+        None
+    }
 }
 
 impl SearchSource for Searcher {
@@ -37,6 +55,24 @@ impl SearchSource for Searcher {
     }
     fn len(&self) -> usize {
         Searcher::len(self)
+    }
+    fn updated(
+        &self,
+        store: &Store,
+        changed: &[String],
+    ) -> Option<Result<Arc<dyn SearchSource>, String>> {
+        let updated = store
+            .read()
+            .and_then(|reader| self.apply(reader, changed))
+            .map(|s| Arc::new(s) as Arc<dyn SearchSource>)
+            .map_err(|e| e.to_string());
+        Some(updated)
+    }
+    fn warm(&self) {
+        Searcher::warm(self);
+    }
+    fn facet_names(&self) -> Option<[Vec<String>; 3]> {
+        Some(Searcher::facet_names(self))
     }
 }
 
@@ -149,17 +185,23 @@ pub fn read_detail(store: &Store, id: &str) -> Action {
 
 /// Gathers the choices of the type / tag / module filters and the slider spans.
 pub fn read_facets(store: &Store, source: &dyn SearchSource) -> Result<Facets, String> {
-    let reader = store.read().map_err(|e| e.to_string())?;
-    let mut types = BTreeSet::new();
-    let mut tags = BTreeSet::new();
-    let mut modules = BTreeSet::new();
-    reader
-        .for_each(|_, m| {
-            types.insert(m.memory_type);
-            tags.extend(m.tags);
-            modules.extend(m.module);
-        })
-        .map_err(|e| e.to_string())?;
+    let [types, tags, modules] = match source.facet_names() {
+        Some(names) => names,
+        None => {
+            let reader = store.read().map_err(|e| e.to_string())?;
+            let mut types = BTreeSet::new();
+            let mut tags = BTreeSet::new();
+            let mut modules = BTreeSet::new();
+            reader
+                .for_each(|_, m| {
+                    types.insert(m.memory_type);
+                    tags.extend(m.tags);
+                    modules.extend(m.module);
+                })
+                .map_err(|e| e.to_string())?;
+            [types, tags, modules].map(|s| s.into_iter().collect())
+        }
+    };
     let all = Filters {
         deleted: crate::search::DeletedFilter::Include,
         ..Filters::default()
@@ -168,9 +210,9 @@ pub fn read_facets(store: &Store, source: &dyn SearchSource) -> Result<Facets, S
     let links = source.histogram(&all, NumericField::RelationshipCount, 1);
     let secs = |v: f64| crate::model::Timestamp((v * 1e9) as i64);
     Ok(Facets {
-        types: types.into_iter().collect(),
-        tags: tags.into_iter().collect(),
-        modules: modules.into_iter().collect(),
+        types,
+        tags,
+        modules,
         max_relationships: links.max.max(0.0) as u32,
         created_span: (created.present > 0).then(|| (secs(created.min), secs(created.max))),
     })

@@ -1,7 +1,11 @@
-//! The background work: loading the search index (and rebuilding it after a write),
+//! The background work: loading the search index (and updating it after a write),
 //! searching, histograms, detail reads and writes, off the UI loop. The newest search
 //! request wins: requests sit in a watch channel that keeps only the latest, every
 //! answer carries its generation, and the state drops answers of older generations.
+//!
+//! After a write the index is updated, not rebuilt: the worker notes the id of every
+//! memory each write touched, and the reload hands those to
+//! [`SearchSource::updated`]; only when that fails is the index loaded again whole.
 
 use super::action::Action;
 use super::effect::{Effect, HistogramJob};
@@ -9,7 +13,7 @@ use super::write::{WriteJob, write_task};
 use crate::search::{SearchRequest, Searcher};
 use crate::store::Store;
 use std::collections::VecDeque;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::{mpsc, watch};
 
 pub use super::jobs::{
@@ -21,15 +25,23 @@ pub use super::jobs::{
 /// and again after every write.
 pub type Loader = Arc<dyn Fn(&Store) -> Result<Arc<dyn SearchSource>, String> + Send + Sync>;
 
-/// The loader of the real program: `Searcher::load` on a fresh snapshot. (The searcher
-/// has no incremental update, so a write rebuilds it whole, in the background.)
+/// The loader of the real program: `Searcher::open` on a fresh snapshot (it reads only
+/// the search records, not every memory, so the first results show sooner; each page's
+/// memories are read from the snapshot). After a write the worker updates the searcher
+/// instead (see [`SearchSource::updated`]) and calls this again only when that fails.
 pub fn searcher_loader() -> Loader {
     Arc::new(|store: &Store| {
         let reader = store.read().map_err(|e| e.to_string())?;
-        let searcher = Searcher::load(&reader).map_err(|e| e.to_string())?;
+        let searcher = Searcher::open(reader).map_err(|e| e.to_string())?;
         Ok(Arc::new(searcher) as Arc<dyn SearchSource>)
     })
 }
+
+/// Ids of the memories written since the newest search source was built.
+type Pending = Arc<Mutex<Vec<String>>>;
+
+/// The newest search source, for the reload to update.
+type Latest = Arc<Mutex<Option<Arc<dyn SearchSource>>>>;
 
 /// A request that sits in a watch channel: the newest replaces the older one.
 type Newest<T> = watch::Sender<Option<(u64, T)>>;
@@ -71,6 +83,9 @@ impl Worker {
         let (reload, reload_rx) = watch::channel(0);
         let (details, details_rx) = mpsc::unbounded_channel();
         let (writes, writes_rx) = mpsc::unbounded_channel();
+        let (written, written_rx) = mpsc::unbounded_channel();
+        let pending: Pending = Arc::default();
+        let latest: Latest = Arc::default();
         let inbox = SearchInbox {
             search: search_rx,
             histograms: hist_rx,
@@ -82,17 +97,23 @@ impl Worker {
             store.clone(),
             loader.clone(),
             inbox,
+            latest.clone(),
             actions.clone(),
         ));
         tokio::spawn(reload_task(
-            store.clone(),
-            loader,
+            Reload {
+                store: store.clone(),
+                loader,
+                pending: pending.clone(),
+                latest,
+            },
             reload_rx,
             sources,
             actions.clone(),
         ));
         tokio::spawn(detail_task(store.clone(), details_rx, actions.clone()));
-        let writer = tokio::spawn(write_task(store, writes_rx, actions));
+        let writer = tokio::spawn(write_task(store, writes_rx, written));
+        tokio::spawn(note_writes(written_rx, pending, actions));
         Worker {
             search,
             histograms,
@@ -173,10 +194,36 @@ fn newest<T: Clone>(
     Some((generation, request))
 }
 
+/// Passes the answers of writes on to the app, noting first the ids each one touched,
+/// so the reload they ask for knows what to update.
+async fn note_writes(
+    mut written: mpsc::UnboundedReceiver<Action>,
+    pending: Pending,
+    actions: mpsc::UnboundedSender<Action>,
+) {
+    while let Some(action) = written.recv().await {
+        {
+            let mut ids = pending.lock().unwrap_or_else(PoisonError::into_inner);
+            match &action {
+                Action::Written(outcome) => {
+                    if let Ok(report) = &outcome.result {
+                        ids.extend(report.changed.iter().map(|w| w.id.clone()));
+                    }
+                }
+                Action::ReadTracked { id, result: Ok(_) } => ids.push(id.clone()),
+                _ => {}
+            }
+        }
+        // The screen may be gone already on quit; the write is done either way.
+        let _ = actions.send(action);
+    }
+}
+
 async fn search_task(
     store: Arc<Store>,
     loader: Loader,
     mut inbox: SearchInbox,
+    latest: Latest,
     actions: mpsc::UnboundedSender<Action>,
 ) {
     let load_store = store.clone();
@@ -191,10 +238,15 @@ async fn search_task(
             return;
         }
     };
+    latest
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get_or_insert_with(|| source.clone());
     let _ = actions.send(Action::SearcherReady {
         memories: source.len(),
     });
     let mut facets_sent = false;
+    let mut warmed = false;
     let (mut done_search, mut done_hist, mut done_link, mut done_mark) = (0u64, 0u64, 0u64, 0u64);
     let mut queue: VecDeque<(u64, HistogramJob)> = VecDeque::new();
     // `changed()` below marks a new index as seen, so remember that one arrived.
@@ -210,7 +262,15 @@ async fn search_task(
                 memories: source.len(),
             })
         } else if let Some((g, request)) = newest(&mut inbox.search, &mut done_search) {
-            blocking(&source, move |s| run_search(s, g, &request)).await
+            let answer = blocking(&source, move |s| run_search(s, g, &request)).await;
+            if !warmed {
+                // The first results are on their way: build the remaining caches
+                // (BM25 index, composites, time order) now, off the search path.
+                warmed = true;
+                let src = source.clone();
+                tokio::task::spawn_blocking(move || src.warm());
+            }
+            answer
         } else if let Some((g, request)) = newest(&mut inbox.link_search, &mut done_link) {
             blocking(&source, move |s| run_link_search(s, g, &request)).await
         } else if let Some((g, request)) = newest(&mut inbox.mark_all, &mut done_mark) {
@@ -251,21 +311,56 @@ async fn search_task(
     }
 }
 
-/// Rebuilds the search index whenever a write asks for it; asks that arrive during a
-/// rebuild are served by one more rebuild after it.
-async fn reload_task(
+/// What the reload task needs besides its channels.
+struct Reload {
     store: Arc<Store>,
     loader: Loader,
+    pending: Pending,
+    latest: Latest,
+}
+
+impl Reload {
+    /// The search source of the store as it is now: the newest source updated with the
+    /// memories written since, or (when there is none yet, or the update fails) a full
+    /// load. Runs on a blocking thread.
+    fn next_source(&self) -> Result<Arc<dyn SearchSource>, String> {
+        // Taken before the update reads its snapshot: every id taken belongs to a write
+        // already committed, so the snapshot holds it; ids noted later stay for the
+        // next reload, which their write asks for.
+        let changed =
+            std::mem::take(&mut *self.pending.lock().unwrap_or_else(PoisonError::into_inner));
+        let base = self
+            .latest
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let updated = base.and_then(|b| b.updated(&self.store, &changed));
+        let source = match updated {
+            Some(Ok(source)) => source,
+            Some(Err(_)) | None => (self.loader)(&self.store)?,
+        };
+        *self.latest.lock().unwrap_or_else(PoisonError::into_inner) = Some(source.clone());
+        Ok(source)
+    }
+}
+
+/// Updates the search index whenever a write asks for it; asks that arrive during an
+/// update are served by one more update after it. The new index warms its caches in
+/// the background once it is in use.
+async fn reload_task(
+    reload: Reload,
     mut asks: watch::Receiver<u64>,
     sources: watch::Sender<Option<Arc<dyn SearchSource>>>,
     actions: mpsc::UnboundedSender<Action>,
 ) {
+    let reload = Arc::new(reload);
     while asks.changed().await.is_ok() {
         asks.borrow_and_update();
-        let (st, load) = (store.clone(), loader.clone());
-        match tokio::task::spawn_blocking(move || load(&st)).await {
+        let r = reload.clone();
+        match tokio::task::spawn_blocking(move || r.next_source()).await {
             Ok(Ok(source)) => {
-                sources.send_replace(Some(source));
+                sources.send_replace(Some(source.clone()));
+                tokio::task::spawn_blocking(move || source.warm());
             }
             Ok(Err(reason)) => {
                 let _ = actions.send(Action::IndexReloadFailed(reason));

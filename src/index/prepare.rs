@@ -1,0 +1,203 @@
+//! The stored search record of a memory written straight into bytes, for the write
+//! path: the same bytes as `SearchRecord::of(m).encode()`, without building the
+//! record's strings first (an import prepares one per memory, so the allocations of
+//! the general form would cost more than the rest of the write).
+
+use super::record::{
+    RECORD_VERSION, len_u32, put_list_of, put_opt_f64, put_opt_str, put_str, put_u32,
+};
+use super::tokenize::{HEADLINE_CHARS, for_each_field, for_each_token};
+use crate::model::{Memory, Scope, Status};
+use std::cell::RefCell;
+
+/// Token buffers reused between memories on one thread.
+#[derive(Default)]
+struct Scratch {
+    /// Every token of the memory, lowercased, back to back.
+    text: Vec<u8>,
+    /// Each token as (first 8 bytes big-endian, start, end) into `text`.
+    spans: Vec<(u64, u32, u32)>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Appends the encoded search record of `m` to `w`.
+pub fn encode_record(m: &Memory, w: &mut Vec<u8>) {
+    w.push(RECORD_VERSION);
+    put_str(w, &m.id);
+    put_str(w, &m.memory_type);
+    w.push(code(Scope::ALL, m.scope));
+    w.push(code(Status::ALL, m.status));
+    put_opt_str(w, m.module.as_deref());
+    put_list_of(w, m.tags.iter().map(String::as_str));
+    w.extend(m.weight.to_le_bytes());
+    w.extend(m.trust.to_le_bytes());
+    put_opt_f64(w, m.confidence);
+    w.extend(m.created_at.0.to_le_bytes());
+    w.extend(m.updated_at.0.to_le_bytes());
+    w.push(u8::from(m.deleted_at.is_some()));
+    put_u32(w, m.read_count);
+    put_u32(w, m.rating_sum);
+    put_u32(w, m.rating_count);
+    match m.rem_visits {
+        Some(v) => {
+            w.push(1);
+            put_u32(w, v);
+        }
+        None => w.push(0),
+    }
+    let mask = m
+        .feel
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_some())
+        .fold(0u32, |acc, (i, _)| acc | (1 << i));
+    put_u32(w, mask);
+    for v in m.feel.iter().flatten() {
+        w.extend(v.to_le_bytes());
+    }
+    put_list_of(w, m.relationships.iter().map(|r| r.target.as_str()));
+    with_length(w, |w| literal_into(m, w));
+    with_length(w, |w| fuzzy_into(m, w));
+    SCRATCH.with(|s| terms_into(m, &mut s.borrow_mut(), w));
+}
+
+fn code<T: PartialEq>(all: &[T], v: T) -> u8 {
+    all.iter().position(|x| *x == v).unwrap_or(0) as u8
+}
+
+/// Writes a `put_str`-style length prefix for whatever `f` appends.
+fn with_length(w: &mut Vec<u8>, f: impl FnOnce(&mut Vec<u8>)) {
+    let at = w.len();
+    put_u32(w, 0);
+    f(w);
+    let n = len_u32(w.len() - at - 4);
+    w[at..at + 4].copy_from_slice(&n.to_le_bytes());
+}
+
+/// `tokenize::literal_haystack`, appended.
+fn literal_into(m: &Memory, w: &mut Vec<u8>) {
+    let mut first = true;
+    for_each_field(m, |field| {
+        if !first {
+            w.push(b'\n');
+        }
+        first = false;
+        if field.is_ascii() {
+            let start = w.len();
+            w.extend_from_slice(field.as_bytes());
+            w[start..].make_ascii_lowercase();
+        } else {
+            w.extend_from_slice(field.to_lowercase().as_bytes());
+        }
+    });
+}
+
+/// `tokenize::fuzzy_haystack`, appended.
+fn fuzzy_into(m: &Memory, w: &mut Vec<u8>) {
+    let headline = m.headline();
+    let cut = headline
+        .char_indices()
+        .nth(HEADLINE_CHARS)
+        .map_or(headline, |(i, _)| &headline[..i]);
+    let mut first = true;
+    let parts = std::iter::once(cut)
+        .chain(m.tags.iter().map(String::as_str))
+        .chain(std::iter::once(m.id.as_str()));
+    for part in parts.filter(|p| !p.is_empty()) {
+        if !first {
+            w.push(b' ');
+        }
+        first = false;
+        w.extend_from_slice(part.as_bytes());
+    }
+}
+
+/// The document length, the term count and the sorted distinct terms with their
+/// frequencies, as `SearchRecord::encode` writes them.
+fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) {
+    s.text.clear();
+    s.spans.clear();
+    let Scratch { text, spans } = s;
+    for_each_field(m, |field| {
+        for_each_token(field, |t| {
+            let start = len_u32(text.len());
+            text.extend_from_slice(t.as_bytes());
+            let mut head = [0u8; 8];
+            let n = t.len().min(8);
+            head[..n].copy_from_slice(&t.as_bytes()[..n]);
+            spans.push((u64::from_be_bytes(head), start, len_u32(text.len())));
+        })
+    });
+    put_u32(w, len_u32(spans.len()));
+    // Tokens never contain NUL, so zero-padded prefixes order like the strings.
+    let bytes = |&(_, a, b): &(u64, u32, u32)| &text[a as usize..b as usize];
+    spans.sort_unstable_by(|x, y| x.0.cmp(&y.0).then_with(|| bytes(x).cmp(bytes(y))));
+    let count_at = w.len();
+    put_u32(w, 0);
+    let mut count = 0u32;
+    let mut i = 0;
+    while i < spans.len() {
+        let term = bytes(&spans[i]);
+        let mut j = i + 1;
+        while j < spans.len() && bytes(&spans[j]) == term {
+            j += 1;
+        }
+        put_u32(w, len_u32(term.len()));
+        w.extend_from_slice(term);
+        put_u32(w, len_u32(j - i));
+        count += 1;
+        i = j;
+    }
+    w[count_at..count_at + 4].copy_from_slice(&count.to_le_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::SearchRecord;
+    use crate::model::{Relationship, Timestamp};
+
+    fn fast(m: &Memory) -> Vec<u8> {
+        let mut w = Vec::new();
+        encode_record(m, &mut w);
+        w
+    }
+
+    #[test]
+    fn the_fast_encoding_is_the_record_encoding() {
+        let mut m = Memory::new("Id-1", "Body body TEXT\n second line", Timestamp(1_000));
+        assert_eq!(fast(&m), SearchRecord::of(&m).encode());
+        m.title = Some("  ÉCOLE Straße ".repeat(30));
+        m.tags = vec!["x".into(), "".into(), "Yy-ZZ".into()];
+        m.module = Some("Mod_ule".into());
+        m.feel[3] = Some(0.25);
+        m.feel[16] = Some(-0.5);
+        m.rem_visits = Some(7);
+        m.confidence = Some(0.5);
+        m.relationships.push(Relationship {
+            target: "other".into(),
+            kind: "related".into(),
+            strength: None,
+        });
+        m.body = "aa ab aa abcdefghij abcdefghi abcdefgh abcdefghij a_b 42 ΣΑΣ σας".into();
+        assert_eq!(fast(&m), SearchRecord::of(&m).encode());
+        m.title = None;
+        m.body = "\n\n   ".into();
+        assert_eq!(fast(&m), SearchRecord::of(&m).encode());
+    }
+
+    #[test]
+    fn the_fast_encoding_matches_on_a_generated_corpus() {
+        let spec = crate::corpus::CorpusSpec {
+            seed: 7,
+            size: 500,
+            body_bytes_target: 200,
+        };
+        for m in crate::corpus::generate(spec) {
+            assert_eq!(fast(&m), SearchRecord::of(&m).encode(), "memory {}", m.id);
+        }
+    }
+}

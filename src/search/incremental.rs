@@ -1,0 +1,261 @@
+//! Updating a searcher after a write without reading the whole store again: the
+//! memories a write changed are read from the new snapshot, every other memory is
+//! copied from the old columns, and what depends on the whole collection (relationship
+//! counts, the time order, BM25 statistics, browse orders) is derived again, so the
+//! result is the very state a fresh [`Searcher::load`] of the new snapshot would hold.
+
+use crate::index::{RecordView, SEARCH_DOCS, SearchRecord};
+use crate::model::FEEL_COUNT;
+use crate::search::corpus::{Arena, ByteArena, Column, Corpus};
+use crate::search::searcher::{Searcher, corrupt, storage};
+use crate::store::tables::{MEMORIES, decode};
+use crate::store::{StoreReader, StoreResult};
+use std::collections::HashSet;
+
+/// One changed memory as it is stored now: its document number, stored bytes and
+/// encoded search record.
+struct Fresh {
+    doc: u32,
+    raw: Vec<u8>,
+    record: Vec<u8>,
+}
+
+impl Searcher {
+    /// The searcher of `reader`'s snapshot, given that only the memories `changed`
+    /// (by id: edited, linked, unlinked, added or purged) differ from the snapshot this
+    /// searcher was built from. Answers exactly as [`Searcher::load`] (or
+    /// [`Searcher::open`], if this one was opened) of `reader` would; the caches that
+    /// depend on the whole collection start empty again (see [`Searcher::warm`]).
+    pub fn apply(&self, reader: StoreReader, changed: &[String]) -> StoreResult<Searcher> {
+        let changed: HashSet<&str> = changed.iter().map(String::as_str).collect();
+        let keeps_raw = !self.reads_snapshot();
+        let mut fresh = read_changed(&reader, &changed, keeps_raw)?;
+        fresh.sort_unstable_by_key(|f| f.doc);
+        let old = &self.corpus;
+        // The changed memories as they are now, numbering new names after the old ones.
+        let mut new = Corpus::new();
+        new.type_names = old.type_names.clone();
+        new.module_names = old.module_names.clone();
+        new.tag_names = old.tag_names.clone();
+        for f in &fresh {
+            let view = RecordView::parse(&f.record).ok_or_else(|| corrupt(&reader, f.doc))?;
+            new.push(f.doc, keeps_raw.then_some(f.raw.as_slice()), &view);
+        }
+        let pieces = pieces(old, &new, &changed);
+        let n = old.len() - changed.len().min(old.len()) + new.len();
+        let mut corpus = splice(&pieces, n, keeps_raw);
+        corpus.type_names = std::mem::take(&mut new.type_names);
+        corpus.module_names = std::mem::take(&mut new.module_names);
+        corpus.tag_names = std::mem::take(&mut new.tag_names);
+        corpus.finish();
+        Ok(Searcher::with(corpus, (!keeps_raw).then_some(reader)))
+    }
+}
+
+/// A run of consecutive slots `from..to` of one corpus.
+struct Piece<'a> {
+    corpus: &'a Corpus,
+    from: usize,
+    to: usize,
+}
+
+/// The new slot order in runs: the old slots that did not change and the changed
+/// memories as they are now, merged by document number (the order a load reads them).
+fn pieces<'a>(old: &'a Corpus, new: &'a Corpus, changed: &HashSet<&str>) -> Vec<Piece<'a>> {
+    let mut out = Vec::new();
+    let mut push = |corpus: &'a Corpus, from: usize, to: usize| {
+        if from < to {
+            out.push(Piece { corpus, from, to });
+        }
+    };
+    let mut run_start = 0;
+    let mut next_new = 0;
+    for slot in 0..old.len() {
+        let doc = old.docs[slot];
+        let gone = changed.contains(old.ids.get(slot));
+        let before = new.docs[next_new..].partition_point(|&d| d < doc);
+        if gone || before > 0 {
+            push(old, run_start, slot);
+            push(new, next_new, next_new + before);
+            next_new += before;
+            run_start = if gone { slot + 1 } else { slot };
+        }
+    }
+    push(old, run_start, old.len());
+    push(new, next_new, new.len());
+    out
+}
+
+/// Copies one column of every piece, run by run.
+fn column<T: Clone>(pieces: &[Piece<'_>], n: usize, col: impl Fn(&Corpus) -> &[T]) -> Vec<T> {
+    let mut out = Vec::with_capacity(n);
+    for p in pieces {
+        out.extend_from_slice(&col(p.corpus)[p.from..p.to]);
+    }
+    out
+}
+
+/// Copies a sparse column (empty when no slot of the result has a value, else one
+/// value or `NaN` per slot), as a load builds it.
+fn sparse(pieces: &[Piece<'_>], n: usize, col: impl Fn(&Corpus) -> &Column) -> Column {
+    let mut out = Vec::with_capacity(n);
+    for p in pieces {
+        let c = &col(p.corpus).0;
+        if c.len() >= p.to {
+            out.extend_from_slice(&c[p.from..p.to]);
+        } else {
+            out.extend((p.from..p.to).map(|i| c.get(i).copied().unwrap_or(f64::NAN)));
+        }
+    }
+    if out.iter().all(|v| v.is_nan()) {
+        out.clear();
+    }
+    Column(out)
+}
+
+/// Copies a list per slot stored flat with start offsets: slot `s` holds
+/// `flat[starts[s]..starts[s + 1]]`.
+fn lists<T: Clone>(
+    pieces: &[Piece<'_>],
+    n: usize,
+    part: impl Fn(&Corpus) -> (&[T], &[usize]),
+) -> (Vec<T>, Vec<usize>) {
+    let mut flat = Vec::new();
+    let mut starts = Vec::with_capacity(n + 1);
+    starts.push(0);
+    for p in pieces {
+        let (f, s) = part(p.corpus);
+        let (lo, hi) = (s[p.from], s[p.to]);
+        let base = flat.len();
+        flat.extend_from_slice(&f[lo..hi]);
+        starts.extend(s[p.from + 1..=p.to].iter().map(|&x| x - lo + base));
+    }
+    (flat, starts)
+}
+
+fn bytes(pieces: &[Piece<'_>], n: usize, arena: impl Fn(&Corpus) -> &ByteArena) -> ByteArena {
+    let (bytes, starts) = lists(pieces, n, |c| {
+        let a = arena(c);
+        (a.bytes.as_slice(), a.starts.as_slice())
+    });
+    ByteArena { bytes, starts }
+}
+
+fn strings(pieces: &[Piece<'_>], n: usize, arena: impl Fn(&Corpus) -> &Arena) -> Arena {
+    let (text, starts) = lists(pieces, n, |c| {
+        let a = arena(c);
+        (a.text.as_bytes(), a.starts.as_slice())
+    });
+    // Whole strings copied end to end: still UTF-8.
+    Arena {
+        text: String::from_utf8(text).unwrap_or_default(),
+        starts,
+    }
+}
+
+/// The corpus of the pieces in order, before `finish`.
+fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool) -> Corpus {
+    let (tags, tag_starts) = lists(pieces, n, |c| (c.tags.as_slice(), c.tag_starts.as_slice()));
+    // Targets: slot `s` holds target strings `target_starts[s]..target_starts[s + 1]`.
+    let (target_starts, targets) = {
+        let mut targets = Arena::default();
+        targets.starts.push(0);
+        let mut starts = Vec::with_capacity(n + 1);
+        starts.push(0);
+        for p in pieces {
+            let c = p.corpus;
+            let (lo, hi) = (c.target_starts[p.from], c.target_starts[p.to]);
+            let base = targets.starts.len() - 1;
+            for k in lo..hi {
+                targets.push(c.targets.get(k));
+            }
+            starts.extend(
+                c.target_starts[p.from + 1..=p.to]
+                    .iter()
+                    .map(|&x| x - lo + base),
+            );
+        }
+        (starts, targets)
+    };
+    Corpus {
+        docs: column(pieces, n, |c| &c.docs),
+        ids: strings(pieces, n, |c| &c.ids),
+        raw: if keeps_raw {
+            bytes(pieces, n, |c| &c.raw)
+        } else {
+            ByteArena::default()
+        },
+        literal: bytes(pieces, n, |c| &c.literal),
+        fuzzy: strings(pieces, n, |c| &c.fuzzy),
+        created: column(pieces, n, |c| &c.created),
+        updated: column(pieces, n, |c| &c.updated),
+        types: column(pieces, n, |c| &c.types),
+        scope: column(pieces, n, |c| &c.scope),
+        status: column(pieces, n, |c| &c.status),
+        module: column(pieces, n, |c| &c.module),
+        tags,
+        tag_starts,
+        deleted: column(pieces, n, |c| &c.deleted),
+        weight: column(pieces, n, |c| &c.weight),
+        trust: column(pieces, n, |c| &c.trust),
+        confidence: sparse(pieces, n, |c| &c.confidence),
+        read_count: column(pieces, n, |c| &c.read_count),
+        rating_sum: column(pieces, n, |c| &c.rating_sum),
+        rating_count: column(pieces, n, |c| &c.rating_count),
+        rating_bayesian: column(pieces, n, |c| &c.rating_bayesian),
+        rem_visits: column(pieces, n, |c| &c.rem_visits),
+        feel: (0..FEEL_COUNT)
+            .map(|i| sparse(pieces, n, |c| &c.feel[i]))
+            .collect(),
+        lengths: column(pieces, n, |c| &c.lengths),
+        terms: bytes(pieces, n, |c| &c.terms),
+        targets,
+        target_starts,
+        ..Corpus::default()
+    }
+}
+
+/// The changed memories still in the store, each with its stored bytes (when the
+/// searcher keeps a copy) and its search record (rebuilt when missing or outdated).
+fn read_changed(
+    reader: &StoreReader,
+    changed: &HashSet<&str>,
+    keeps_raw: bool,
+) -> StoreResult<Vec<Fresh>> {
+    let txn = reader.txn();
+    let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
+    let records = txn.open_table(SEARCH_DOCS).ok();
+    let mut out = Vec::with_capacity(changed.len());
+    for id in changed {
+        let Some(doc) = reader.doc_of(id)? else {
+            continue; // purged
+        };
+        let raw = memories
+            .get(doc)
+            .map_err(|e| storage(reader, e))?
+            .ok_or_else(|| corrupt(reader, doc))?
+            .value()
+            .to_vec();
+        let stored = match &records {
+            Some(t) => t
+                .get(doc)
+                .map_err(|e| storage(reader, e))?
+                .map(|r| r.value().to_vec())
+                .filter(|r| RecordView::parse(r).is_some()),
+            None => None,
+        };
+        let record = match stored {
+            Some(r) => r,
+            None => {
+                let memory = decode(&raw).ok_or_else(|| corrupt(reader, doc))?;
+                SearchRecord::of(&memory).encode()
+            }
+        };
+        out.push(Fresh {
+            doc,
+            raw: if keeps_raw { raw } else { Vec::new() },
+            record,
+        });
+    }
+    Ok(out)
+}
