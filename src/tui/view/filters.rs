@@ -133,7 +133,10 @@ fn row_lines<'a>(
         Some(h) => format!("keeps {} of {}", h.kept, h.present),
         None => "…".to_string(),
     };
+    // the count and the range matter more than the whole name: a long name gives way
     let label = format!("{marker}{}", kind.label());
+    let label_room = w.saturating_sub(width(&keeps) + width(&value) + 2).max(8);
+    let label = truncate(&label, label_room).into_owned();
     let room = w.saturating_sub(width(&label) + width(&keeps) + 2);
     let value = truncate(&value, room).into_owned();
     let pad = room.saturating_sub(width(&value));
