@@ -5,7 +5,7 @@
 //! `MEMLENS_BENCH_WRITES` for another number of timed writes). The store is built once
 //! from `memlens::corpus` (seed 2026) and inserted in one transaction.
 
-use memlens::corpus::{CorpusSpec, generate};
+use memlens::corpus::{CorpusSpec, Rng, generate};
 use memlens::curate::{Change, Edit, UndoStack, apply};
 use memlens::model::{Memory, Status};
 use memlens::store::Store;
@@ -14,22 +14,6 @@ use std::time::{Duration, Instant};
 
 /// The peer's table: one small key rewritten per commit.
 const SCRATCH: TableDefinition<&str, u64> = TableDefinition::new("bench_scratch");
-
-/// splitmix64, for picking which memories to write.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
