@@ -4,7 +4,7 @@
 //! counts, the time order, BM25 statistics, browse orders) is derived again, so the
 //! result is the very state a fresh [`Searcher::load`] of the new snapshot would hold.
 
-use crate::index::{RecordView, SEARCH_DOCS, SearchRecord};
+use crate::index::{RecordView, SEARCH_DOCS};
 use crate::model::FEEL_COUNT;
 use crate::search::corpus::{Arena, ByteArena, Column, Corpus};
 use crate::search::searcher::{Searcher, corrupt, storage};
@@ -248,7 +248,7 @@ fn read_changed(
             Some(r) => r,
             None => {
                 let memory = decode(&raw).ok_or_else(|| corrupt(reader, doc))?;
-                SearchRecord::of(&memory).encode()
+                crate::index::record_bytes(&memory)
             }
         };
         out.push(Fresh {

@@ -2,7 +2,7 @@
 //! [`SearchRequest`]s exactly as SPEC §3 defines them.
 
 use crate::index::tokenize::literal_words;
-use crate::index::{RecordView, SEARCH_DOCS, SearchRecord};
+use crate::index::{RecordView, SEARCH_DOCS};
 use crate::search::corpus::Corpus;
 use crate::search::engine;
 use crate::search::filter::CompiledFilters;
@@ -56,10 +56,22 @@ pub(crate) fn storage(reader: &StoreReader, e: impl std::fmt::Display) -> StoreE
 }
 
 pub(crate) fn corrupt(reader: &StoreReader, doc: u32) -> StoreError {
-    StoreError::Corrupt {
-        path: reader.path().to_path_buf(),
-        detail: format!("record {doc} cannot be decoded"),
-    }
+    StoreError::corrupt_record(reader.path(), doc)
+}
+
+/// Adds a memory whose stored search record is missing or damaged, from a record
+/// rebuilt from the memory itself.
+fn push_rebuilt(
+    corpus: &mut Corpus,
+    reader: &StoreReader,
+    doc: u32,
+    raw: Option<&[u8]>,
+    memory: &crate::model::Memory,
+) -> StoreResult<()> {
+    let bytes = crate::index::record_bytes(memory);
+    let view = RecordView::parse(&bytes).ok_or_else(|| corrupt(reader, doc))?;
+    corpus.push(doc, raw, &view);
+    Ok(())
 }
 
 impl Searcher {
@@ -101,9 +113,7 @@ impl Searcher {
                 Some(view) => corpus.push(doc, Some(raw), &view),
                 None => {
                     let memory = decode(raw).ok_or_else(|| corrupt(reader, doc))?;
-                    let bytes = SearchRecord::of(&memory).encode();
-                    let view = RecordView::parse(&bytes).ok_or_else(|| corrupt(reader, doc))?;
-                    corpus.push(doc, Some(raw), &view);
+                    push_rebuilt(&mut corpus, reader, doc, Some(raw), &memory)?;
                 }
             }
         }
@@ -146,9 +156,7 @@ impl Searcher {
                 Some(view) => corpus.push(doc, None, &view),
                 None => {
                     let memory = reader.get_doc(doc)?.ok_or_else(|| corrupt(reader, doc))?;
-                    let bytes = SearchRecord::of(&memory).encode();
-                    let view = RecordView::parse(&bytes).ok_or_else(|| corrupt(reader, doc))?;
-                    corpus.push(doc, None, &view);
+                    push_rebuilt(&mut corpus, reader, doc, None, &memory)?;
                 }
             }
         }

@@ -3,7 +3,7 @@
 
 use super::error::{StoreError, StoreResult};
 use super::open::storage_error;
-use super::tables::{BACKLINKS, IDS, MEMORIES, decode, encode_into};
+use super::tables::{BACKLINKS, IDS, MEMORIES, decode_doc, encode_into};
 use crate::index::IndexWriter;
 use crate::model::Memory;
 use redb::{MultimapTable, ReadableTable, Table, WriteTransaction};
@@ -100,12 +100,7 @@ impl<'w> BulkWriter<'w> {
         let Some(bytes) = self.memories.get(doc).map_err(|e| self.err(e))? else {
             return Ok(None);
         };
-        decode(bytes.value())
-            .map(Some)
-            .ok_or_else(|| StoreError::Corrupt {
-                path: self.path.to_path_buf(),
-                detail: format!("record {doc} cannot be decoded"),
-            })
+        decode_doc(self.path, doc, bytes.value()).map(Some)
     }
 
     fn allocate_doc(&mut self) -> StoreResult<u32> {

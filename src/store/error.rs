@@ -60,5 +60,15 @@ pub enum StoreError {
     UnknownId(String),
 }
 
+impl StoreError {
+    /// The memory stored under document number `doc` in `path` cannot be decoded.
+    pub fn corrupt_record(path: &std::path::Path, doc: u32) -> StoreError {
+        StoreError::Corrupt {
+            path: path.to_path_buf(),
+            detail: format!("record {doc} cannot be decoded"),
+        }
+    }
+}
+
 /// Result of a store operation.
 pub type StoreResult<T> = Result<T, StoreError>;

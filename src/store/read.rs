@@ -2,7 +2,7 @@
 
 use super::error::{StoreError, StoreResult};
 use super::open::storage_error;
-use super::tables::{BACKLINKS, IDS, MEMORIES, META, decode};
+use super::tables::{BACKLINKS, IDS, MEMORIES, META, decode_doc};
 use crate::model::Memory;
 use redb::{ReadTransaction, ReadableTable, ReadableTableMetadata};
 use std::collections::BTreeSet;
@@ -56,16 +56,7 @@ impl StoreReader {
         let Some(bytes) = table.get(doc).map_err(|e| self.err(e))? else {
             return Ok(None);
         };
-        decode(bytes.value())
-            .map(Some)
-            .ok_or_else(|| self.corrupt(doc))
-    }
-
-    fn corrupt(&self, doc: u32) -> StoreError {
-        StoreError::Corrupt {
-            path: self.path.clone(),
-            detail: format!("record {doc} cannot be decoded"),
-        }
+        decode_doc(&self.path, doc, bytes.value()).map(Some)
     }
 
     /// The memory with this id.
@@ -81,7 +72,7 @@ impl StoreReader {
         let table = self.txn.open_table(MEMORIES).map_err(|e| self.err(e))?;
         for entry in table.iter().map_err(|e| self.err(e))? {
             let (doc, bytes) = entry.map_err(|e| self.err(e))?;
-            let memory = decode(bytes.value()).ok_or_else(|| self.corrupt(doc.value()))?;
+            let memory = decode_doc(&self.path, doc.value(), bytes.value())?;
             f(doc.value(), memory);
         }
         Ok(())
@@ -99,9 +90,9 @@ impl StoreReader {
             let (_, doc) = entry.map_err(|e| self.err(e))?;
             let doc = doc.value();
             let Some(bytes) = table.get(doc).map_err(|e| self.err(e))? else {
-                return Err(self.corrupt(doc).into());
+                return Err(StoreError::corrupt_record(&self.path, doc).into());
             };
-            let memory = decode(bytes.value()).ok_or_else(|| self.corrupt(doc))?;
+            let memory = decode_doc(&self.path, doc, bytes.value())?;
             f(memory)?;
         }
         Ok(())

@@ -47,3 +47,8 @@ pub fn decode(bytes: &[u8]) -> Option<Memory> {
     let obj = value.as_object()?;
     Memory::from_json(obj, Timestamp(0)).ok().map(|(m, _)| m)
 }
+
+/// Decodes the memory stored under `doc`, or the error saying the file is damaged.
+pub fn decode_doc(path: &std::path::Path, doc: u32, bytes: &[u8]) -> super::StoreResult<Memory> {
+    decode(bytes).ok_or_else(|| super::StoreError::corrupt_record(path, doc))
+}

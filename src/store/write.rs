@@ -4,7 +4,7 @@
 use super::bulk::BulkWriter;
 use super::error::{StoreError, StoreResult};
 use super::open::storage_error;
-use super::tables::{IDS, KEY_NEXT_DOC, MEMORIES, META, RESERVED_META_KEYS, decode};
+use super::tables::{IDS, KEY_NEXT_DOC, MEMORIES, META, RESERVED_META_KEYS, decode_doc};
 use crate::model::Memory;
 use redb::{ReadableTable, WriteTransaction};
 use std::path::PathBuf;
@@ -45,12 +45,7 @@ impl StoreWriter {
         let Some(bytes) = table.get(doc).map_err(|e| self.err(e))? else {
             return Ok(None);
         };
-        decode(bytes.value())
-            .map(Some)
-            .ok_or_else(|| StoreError::Corrupt {
-                path: self.path.clone(),
-                detail: format!("record {doc} cannot be decoded"),
-            })
+        decode_doc(&self.path, doc, bytes.value()).map(Some)
     }
 
     /// The memory with this id, as this transaction sees it.
