@@ -1,23 +1,34 @@
 //! What makes search fast: index tables kept in the same write transaction as the
 //! memories they describe, so they are never stale, even after a crash.
 //!
-//! Each memory has a [`SearchRecord`] under its document number in `SEARCH_DOCS`: its
-//! tokens with frequencies, its literal and fuzzy haystacks and the fields filters and
-//! browse modes read. A put writes one record and a purge removes it, so a write costs
-//! one extra insert; the searcher builds numeric columns from the records when it opens
-//! and the BM25 inverted index from their term lists on first need.
+//! Three tables, all written by [`IndexWriter`] in the transaction that writes the
+//! memory:
+//! - `SEARCH_DOCS`: one [`SearchRecord`] per memory (its terms with frequencies, its
+//!   literal and fuzzy haystacks, the fields filters and browse modes read), from which
+//!   the in-memory searcher builds its columns without parsing any memory's JSON;
+//! - [`postings::POSTINGS`]: the inverted index, each term's documents with their
+//!   frequencies in blocks of consecutive documents;
+//! - [`facts::FACTS`]: per document, what the default filters and BM25's statistics
+//!   need (deleted, session recap, length, created_at), packed in chunks.
 //!
-//! Why per-memory records and not persisted postings: a posting list per term costs a
-//! B-tree update per distinct term of every written memory (about thirty for a 200-byte
-//! memory), which would dominate imports and curation writes; one record per memory
-//! keeps a write at one extra insert and is rebuilt from the memory itself when missing
-//! or of another version (stores written before the index existed still open).
+//! Postings and facts changes are gathered in a [`PendingIndex`] and written when the
+//! transaction commits, so an import touches each term's blocks once, while a single
+//! curation write rewrites one small block per changed term. A store written before the
+//! postings existed has them rebuilt once when it is opened ([`rebuild`]).
 
+pub mod facts;
+mod pending;
+pub mod postings;
 mod prepare;
+mod rebuild;
 pub mod record;
+mod terms;
 pub mod tokenize;
 
+pub use pending::PendingIndex;
+pub use rebuild::{INDEX_VERSION, KEY_INDEX, index_is_current, rebuild};
 pub use record::{RecordView, SearchRecord};
+pub(crate) use terms::TermIds;
 
 use crate::model::Memory;
 use redb::{Table, TableDefinition, WriteTransaction};
@@ -28,6 +39,8 @@ pub const SEARCH_DOCS: TableDefinition<u32, &[u8]> = TableDefinition::new("searc
 /// Creates the index tables of a new store.
 pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.open_table(SEARCH_DOCS)?;
+    txn.open_table(postings::POSTINGS)?;
+    txn.open_table(facts::FACTS)?;
     Ok(())
 }
 
@@ -39,51 +52,77 @@ pub fn record_bytes(m: &Memory) -> Vec<u8> {
     w
 }
 
-/// Brings the indexes up to date for one document: `old` is what was stored under
-/// `doc` before (if anything), `new` what is stored now (`None` when purged).
-pub fn on_change(
-    txn: &WriteTransaction,
-    doc: u32,
-    old: Option<&Memory>,
-    new: Option<&Memory>,
-) -> Result<(), redb::Error> {
-    IndexWriter::open(txn)?.change(doc, old, new)
-}
-
 /// The index tables held open for many changes in one write transaction (opening a
-/// redb table per change costs about as much as the insert itself).
+/// redb table per change costs about as much as the insert itself). Postings and facts
+/// changes wait in a [`PendingIndex`] that the store writes at commit.
 pub struct IndexWriter<'w> {
     docs: Table<'w, u32, &'static [u8]>,
+    pending: &'w mut PendingIndex,
 }
 
 impl<'w> IndexWriter<'w> {
-    /// Opens the index tables of `txn`.
-    pub fn open(txn: &'w WriteTransaction) -> Result<IndexWriter<'w>, redb::Error> {
+    /// Opens the index tables of `txn`; postings and facts changes go to `pending`.
+    pub fn open(
+        txn: &'w WriteTransaction,
+        pending: &'w mut PendingIndex,
+    ) -> Result<IndexWriter<'w>, redb::Error> {
         Ok(IndexWriter {
             docs: txn.open_table(SEARCH_DOCS)?,
+            pending,
         })
     }
 
-    /// Like [`on_change`], with the tables already open.
+    /// Brings the indexes up to date for one document: `old` is what was stored under
+    /// `doc` before (if anything), `new` what is stored now (`None` when purged).
     pub fn change(
         &mut self,
         doc: u32,
-        _old: Option<&Memory>,
+        old: Option<&Memory>,
         new: Option<&Memory>,
     ) -> Result<(), redb::Error> {
         match new {
-            Some(m) => self.put_record(doc, &record_bytes(m)),
+            Some(m) => self.put_record(doc, &record_bytes(m), old),
             None => {
-                self.docs.remove(doc)?;
+                let before = self.docs.remove(doc)?.map(|g| g.value().to_vec());
+                self.note(doc, before.as_deref(), old, None);
                 Ok(())
             }
         }
     }
 
     /// Stores a memory under `doc` given its [`record_bytes`] (prepared elsewhere);
-    /// the same as [`change`](Self::change) with that memory as `new`.
-    pub fn put_record(&mut self, doc: u32, record: &[u8]) -> Result<(), redb::Error> {
-        self.docs.insert(doc, record)?;
+    /// the same as [`change`](Self::change) with that memory as `new`. `old` is the
+    /// memory stored there before, used when its stored record is unreadable.
+    pub fn put_record(
+        &mut self,
+        doc: u32,
+        record: &[u8],
+        old: Option<&Memory>,
+    ) -> Result<(), redb::Error> {
+        let before = self.docs.insert(doc, record)?.map(|g| g.value().to_vec());
+        self.note(doc, before.as_deref(), old, Some(record));
         Ok(())
+    }
+
+    /// Hands the change of `doc` from the stored record `before` to `after` to the
+    /// pending postings and facts.
+    fn note(
+        &mut self,
+        doc: u32,
+        before: Option<&[u8]>,
+        old: Option<&Memory>,
+        after: Option<&[u8]>,
+    ) {
+        let rebuilt;
+        let before = match (before.and_then(RecordView::parse), old) {
+            (Some(view), _) => Some(view),
+            (None, Some(m)) => {
+                rebuilt = record_bytes(m);
+                RecordView::parse(&rebuilt)
+            }
+            (None, None) => None,
+        };
+        let after = after.and_then(RecordView::parse);
+        self.pending.change(doc, before.as_ref(), after.as_ref());
     }
 }

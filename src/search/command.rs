@@ -1,8 +1,8 @@
 //! `memlens search`: its flags (SPEC §4) and what it prints.
 
-use crate::search::output;
 use crate::search::request::{BrowseMode, Engine, Filters, NumericField, Order, SearchRequest};
 use crate::search::searcher::Searcher;
+use crate::search::{output, quick};
 use crate::store::Store;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
@@ -130,8 +130,11 @@ impl SearchArgs {
 /// Runs `memlens search` on an open store, printing to `out`.
 pub fn run(store: &Store, args: &SearchArgs, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
     let req = args.request()?;
-    let searcher = Searcher::open(store.read()?)?;
-    let mut resp = searcher.search(&req);
+    let reader = store.read()?;
+    let mut resp = match quick::answer(&reader, &req)? {
+        Some(resp) => resp,
+        None => Searcher::open(reader)?.search(&req),
+    };
     if args.track && !resp.hits.is_empty() {
         let ids: Vec<String> = resp.hits.iter().map(|h| h.memory.id.clone()).collect();
         let updated = crate::curate::track_reads(store, &ids)?;

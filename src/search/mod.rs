@@ -5,6 +5,10 @@
 //! modules and tags, the literal and fuzzy haystacks and each memory's BM25 terms, all
 //! read from the search records `index` keeps beside every memory. Every answer equals
 //! the brute-force reading of SPEC §3 (`tests/search_oracle.rs` holds it to that).
+//! [`quick`] answers the commonest requests (the time-ordered list, BM25 relevance,
+//! under the default filters) from the persisted postings and facts alone, without
+//! loading the store: `memlens search` and the browser's first screen use it, and
+//! `tests/search_quick.rs` holds it to the searcher's answers.
 //!
 //! Choices where SPEC is silent:
 //! - A query of only whitespace is no query (browse). Literal words are distinct
@@ -40,6 +44,7 @@ pub mod literal;
 mod order;
 pub mod output;
 mod progressive;
+pub mod quick;
 pub mod request;
 mod searcher;
 pub mod skim;

@@ -4,7 +4,7 @@
 use super::error::{StoreError, StoreResult};
 use super::open::storage_error;
 use super::tables::{BACKLINKS, IDS, MEMORIES, decode_doc, encode_into};
-use crate::index::IndexWriter;
+use crate::index::{IndexWriter, PendingIndex};
 use crate::model::Memory;
 use redb::{MultimapTable, ReadableTable, Table, WriteTransaction};
 use std::path::Path;
@@ -63,6 +63,7 @@ impl<'w> BulkWriter<'w> {
         txn: &'w WriteTransaction,
         path: &'w Path,
         next_doc: &'w mut Option<u32>,
+        pending: &'w mut PendingIndex,
     ) -> StoreResult<BulkWriter<'w>> {
         let err = |e: redb::TableError| storage_error(path, e);
         Ok(BulkWriter {
@@ -71,7 +72,7 @@ impl<'w> BulkWriter<'w> {
             memories: txn.open_table(MEMORIES).map_err(err)?,
             ids: txn.open_table(IDS).map_err(err)?,
             backlinks: txn.open_multimap_table(BACKLINKS).map_err(err)?,
-            index: IndexWriter::open(txn).map_err(|e| storage_error(path, e))?,
+            index: IndexWriter::open(txn, pending).map_err(|e| storage_error(path, e))?,
             buffer: Vec::new(),
         })
     }
@@ -161,7 +162,7 @@ impl<'w> BulkWriter<'w> {
         if let Some(old) = &old {
             self.set_backlinks(old, false)?;
         }
-        self.write_parts(doc, memory, encoded, record)?;
+        self.write_parts(doc, memory, encoded, record, old.as_ref())?;
         Ok(PutOutcome { doc, old })
     }
 
@@ -172,6 +173,7 @@ impl<'w> BulkWriter<'w> {
         memory: &Memory,
         encoded: &[u8],
         record: &[u8],
+        old: Option<&Memory>,
     ) -> StoreResult<()> {
         if !memory.relationships.is_empty() {
             self.set_backlinks(memory, true)?;
@@ -180,7 +182,7 @@ impl<'w> BulkWriter<'w> {
             .insert(doc, encoded)
             .map_err(|e| storage_error(self.path, e))?;
         self.index
-            .put_record(doc, record)
+            .put_record(doc, record, old)
             .map_err(|e| storage_error(self.path, e))
     }
 
@@ -206,7 +208,7 @@ impl<'w> BulkWriter<'w> {
             return Ok(Err(previous));
         }
         *self.next_doc = Some(after);
-        self.write_parts(doc, memory, &prepared.encoded, &prepared.record)?;
+        self.write_parts(doc, memory, &prepared.encoded, &prepared.record, None)?;
         Ok(Ok(doc))
     }
 

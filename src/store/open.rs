@@ -152,7 +152,21 @@ fn check_format(db: &impl ReadableDatabase, path: &Path) -> StoreResult<bool> {
 fn check_or_stamp(db: &Database, path: &Path) -> StoreResult<()> {
     if check_format(db, path)? {
         stamp_new(db).map_err(|e| storage_error(path, e))?;
+    } else {
+        index_or_rebuild(db).map_err(|e| storage_error(path, e))?;
     }
+    Ok(())
+}
+
+/// Builds the persisted postings and facts of a store written before they existed
+/// (once; later opens find the index version stamped).
+fn index_or_rebuild(db: &Database) -> Result<(), redb::Error> {
+    if crate::index::index_is_current(&db.begin_read()?)? {
+        return Ok(());
+    }
+    let txn = db.begin_write()?;
+    crate::index::rebuild(&txn)?;
+    txn.commit()?;
     Ok(())
 }
 
@@ -168,6 +182,7 @@ fn stamp_new(db: &Database) -> Result<(), redb::Error> {
         txn.open_multimap_table(BACKLINKS)?;
         crate::index::create_tables(&txn)?;
     }
+    crate::index::rebuild(&txn)?;
     txn.commit()?;
     Ok(())
 }

@@ -5,6 +5,7 @@ use super::bulk::BulkWriter;
 use super::error::{StoreError, StoreResult};
 use super::open::storage_error;
 use super::tables::{IDS, KEY_NEXT_DOC, MEMORIES, META, RESERVED_META_KEYS, decode_doc};
+use crate::index::PendingIndex;
 use crate::model::Memory;
 use redb::{ReadableTable, WriteTransaction};
 use std::path::PathBuf;
@@ -14,6 +15,8 @@ pub struct StoreWriter {
     txn: WriteTransaction,
     path: PathBuf,
     next_doc: Option<u32>,
+    /// Postings and facts changes, written at commit.
+    pending: PendingIndex,
 }
 
 impl StoreWriter {
@@ -22,6 +25,7 @@ impl StoreWriter {
             txn,
             path,
             next_doc: None,
+            pending: PendingIndex::default(),
         }
     }
 
@@ -74,7 +78,7 @@ impl StoreWriter {
     /// returned writer before calling `commit`.
     pub fn bulk(&mut self) -> StoreResult<BulkWriter<'_>> {
         self.load_next_doc()?;
-        BulkWriter::new(&self.txn, &self.path, &mut self.next_doc)
+        BulkWriter::new(&self.txn, &self.path, &mut self.next_doc, &mut self.pending)
     }
 
     /// Inserts the memory, or replaces the one with the same id; returns the old record.
@@ -107,8 +111,9 @@ impl StoreWriter {
             .map(|v| v.value().to_vec()))
     }
 
-    /// Makes every change durable at once.
-    pub fn commit(self) -> StoreResult<()> {
+    /// Makes every change durable at once, the index with the memories.
+    pub fn commit(mut self) -> StoreResult<()> {
+        self.pending.flush(&self.txn).map_err(|e| self.err(e))?;
         if let Some(next) = self.next_doc {
             let mut meta = self.txn.open_table(META).map_err(|e| self.err(e))?;
             meta.insert(KEY_NEXT_DOC, next.to_le_bytes().as_slice())

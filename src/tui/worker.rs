@@ -227,7 +227,14 @@ async fn search_task(
     actions: mpsc::UnboundedSender<Action>,
 ) {
     let load_store = store.clone();
-    let mut source = match tokio::task::spawn_blocking(move || loader(&load_store)).await {
+    let loading = tokio::task::spawn_blocking(move || loader(&load_store));
+    let mut done_search = 0u64;
+    let Some(loaded) =
+        answer_while_loading(&store, loading, &mut inbox, &mut done_search, &actions).await
+    else {
+        return;
+    };
+    let mut source = match loaded {
         Ok(Ok(source)) => source,
         Ok(Err(reason)) => {
             let _ = actions.send(Action::LoadFailed(reason));
@@ -246,8 +253,13 @@ async fn search_task(
         memories: source.len(),
     });
     let mut facets_sent = false;
-    let mut warmed = false;
-    let (mut done_search, mut done_hist, mut done_link, mut done_mark) = (0u64, 0u64, 0u64, 0u64);
+    // When the persisted index answered the first search, warm the caches at once.
+    let mut warmed = done_search > 0;
+    if warmed {
+        let src = source.clone();
+        tokio::task::spawn_blocking(move || src.warm());
+    }
+    let (mut done_hist, mut done_link, mut done_mark) = (0u64, 0u64, 0u64);
     let mut queue: VecDeque<(u64, HistogramJob)> = VecDeque::new();
     // `changed()` below marks a new index as seen, so remember that one arrived.
     let mut rebuilt = false;
@@ -307,6 +319,51 @@ async fn search_task(
             && actions.send(action).is_err()
         {
             return;
+        }
+    }
+}
+
+/// The loader's result, as its blocking task returns it.
+type Loaded = Result<Result<Arc<dyn SearchSource>, String>, tokio::task::JoinError>;
+
+/// While the full index loads, answers the searches the persisted index can answer on
+/// its own (the time-ordered list, BM25 relevance, under the default filters), so the
+/// first screen does not wait for the load; other requests wait for it. Returns the
+/// loader's result, or `None` when the app is gone.
+async fn answer_while_loading(
+    store: &Arc<Store>,
+    mut loading: tokio::task::JoinHandle<Result<Arc<dyn SearchSource>, String>>,
+    inbox: &mut SearchInbox,
+    done_search: &mut u64,
+    actions: &mpsc::UnboundedSender<Action>,
+) -> Option<Loaded> {
+    let mut tried = 0u64;
+    loop {
+        let wanted = inbox.search.borrow_and_update().clone();
+        if let Some((g, request)) = wanted.filter(|(g, _)| *g > tried) {
+            tried = g;
+            let st = store.clone();
+            let quick = tokio::task::spawn_blocking(move || {
+                let started = std::time::Instant::now();
+                let reader = st.read().ok()?;
+                let response = crate::search::quick::answer(&reader, &request).ok()??;
+                Some(Action::SearchDone {
+                    generation: g,
+                    response,
+                    elapsed: started.elapsed(),
+                })
+            });
+            if let Ok(Some(action)) = quick.await {
+                *done_search = g;
+                if actions.send(action).is_err() {
+                    return None;
+                }
+            }
+            continue;
+        }
+        tokio::select! {
+            loaded = &mut loading => return Some(loaded),
+            changed = inbox.search.changed() => if changed.is_err() { return None },
         }
     }
 }

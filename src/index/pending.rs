@@ -1,0 +1,158 @@
+//! Index changes gathered during one write transaction and written at its commit:
+//! a transaction that stores many memories (an import) touches each term's blocks and
+//! each facts chunk once, not once per memory.
+
+use super::facts::{self, FACTS, Fact};
+use super::postings::{self, POSTINGS, Posting};
+use super::record::RecordView;
+use super::terms::TermIds;
+use crate::search::SESSION_RECAP;
+use redb::{ReadableTableMetadata, WriteTransaction};
+
+/// The postings and facts changes of one write transaction, not yet written.
+#[derive(Debug, Default)]
+pub struct PendingIndex {
+    /// The number of every term changed so far.
+    ids: TermIds,
+    /// The terms by number.
+    names: Vec<Box<str>>,
+    /// (term number, document, new frequency; 0 = removed), in the order they happened:
+    /// one flat log, so recording a change is a lookup and a push.
+    log: Vec<(u32, u32, u32)>,
+    /// (document, new fact; `None` = removed), in the order they happened.
+    facts: Vec<(u32, Option<Fact>)>,
+}
+
+/// The terms of a stored record with their frequencies (sorted by term).
+fn terms<'a>(record: &RecordView<'a>) -> impl Iterator<Item = (&'a str, u32)> + use<'a> {
+    record
+        .terms()
+        .filter_map(|(t, tf)| std::str::from_utf8(t).ok().map(|t| (t, tf)))
+}
+
+/// The facts row of a stored record.
+fn fact_of(r: &RecordView<'_>) -> Fact {
+    Fact {
+        deleted: r.deleted,
+        session_recap: r.memory_type == SESSION_RECAP,
+        length: r.length,
+        created_at: r.created_at,
+    }
+}
+
+impl PendingIndex {
+    /// True when nothing is waiting to be written.
+    pub fn is_empty(&self) -> bool {
+        self.log.is_empty() && self.facts.is_empty()
+    }
+
+    fn edit(&mut self, term: &str, doc: u32, tf: u32) {
+        let id = self.ids.intern(term.as_bytes());
+        if id as usize == self.names.len() {
+            self.names.push(term.into());
+        }
+        self.log.push((id, doc, tf));
+    }
+
+    /// Records that `doc` changed from the record `old` to `new` (`None` = absent).
+    pub fn change(&mut self, doc: u32, old: Option<&RecordView<'_>>, new: Option<&RecordView<'_>>) {
+        if let (None, Some(new)) = (old, new) {
+            for (term, tf) in terms(new) {
+                self.edit(term, doc, tf);
+            }
+            self.facts.push((doc, Some(fact_of(new))));
+            return;
+        }
+        let mut old_terms = old.map(terms).into_iter().flatten().peekable();
+        let mut new_terms = new.map(terms).into_iter().flatten().peekable();
+        loop {
+            match (old_terms.peek().copied(), new_terms.peek().copied()) {
+                (None, None) => break,
+                (Some((o, otf)), Some((n, ntf))) if o == n => {
+                    if otf != ntf {
+                        self.edit(n, doc, ntf);
+                    }
+                    old_terms.next();
+                    new_terms.next();
+                }
+                (Some((o, _)), Some((n, _))) if o < n => {
+                    self.edit(o, doc, 0);
+                    old_terms.next();
+                }
+                (Some((o, _)), None) => {
+                    self.edit(o, doc, 0);
+                    old_terms.next();
+                }
+                (_, Some((n, ntf))) => {
+                    self.edit(n, doc, ntf);
+                    new_terms.next();
+                }
+            }
+        }
+        let fact = new.map(fact_of);
+        if old.is_none() || fact != old.map(fact_of) {
+            self.facts.push((doc, fact));
+        }
+    }
+
+    /// Writes every gathered change into the index tables of `txn` and forgets them.
+    pub fn flush(&mut self, txn: &WriteTransaction) -> Result<(), redb::Error> {
+        if self.is_empty() {
+            return Ok(());
+        }
+        let log = std::mem::take(&mut self.log);
+        let names = std::mem::take(&mut self.names);
+        self.ids = TermIds::default();
+        // counting sort by term (stable: each term's changes stay in the order they happened)
+        let mut starts = vec![0usize; names.len() + 1];
+        for &(t, _, _) in &log {
+            starts[t as usize + 1] += 1;
+        }
+        for i in 0..names.len() {
+            starts[i + 1] += starts[i];
+        }
+        let mut fill = starts.clone();
+        let mut edits: Vec<Posting> = vec![(0, 0); log.len()];
+        for (t, doc, tf) in log {
+            let at = &mut fill[t as usize];
+            edits[*at] = (doc, tf);
+            *at += 1;
+        }
+        // terms in key order, so blocks are written front to back
+        let mut order: Vec<u32> = (0..names.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
+        let mut table = txn.open_table(POSTINGS)?;
+        // a first import into an empty store has no blocks to look up
+        let empty = table.is_empty()?;
+        let mut scratch = Vec::new();
+        for t in order {
+            let t = t as usize;
+            scratch.clear();
+            scratch.extend_from_slice(&edits[starts[t]..starts[t + 1]]);
+            last_per_doc(&mut scratch);
+            postings::apply(&mut table, &names[t], &scratch, empty)?;
+        }
+        drop(table);
+        let mut changes = std::mem::take(&mut self.facts);
+        last_per_doc(&mut changes);
+        facts::apply(&mut txn.open_table(FACTS)?, &changes)?;
+        Ok(())
+    }
+}
+
+/// Sorts by document, keeping for each document only the change that came last.
+fn last_per_doc<T>(changes: &mut Vec<(u32, T)>) {
+    if changes.windows(2).all(|w| w[0].0 < w[1].0) {
+        return;
+    }
+    // a stable sort keeps equal documents in the order they happened
+    changes.sort_by_key(|c| c.0);
+    let mut out: Vec<(u32, T)> = Vec::with_capacity(changes.len());
+    for c in changes.drain(..) {
+        match out.last_mut() {
+            Some(last) if last.0 == c.0 => *last = c,
+            _ => out.push(c),
+        }
+    }
+    *changes = out;
+}

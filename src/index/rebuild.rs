@@ -1,0 +1,79 @@
+//! Rebuilding the persisted postings and facts from the stored memories, for stores
+//! written before they existed (or of another index version), and the marker that
+//! says the index of a store is complete.
+
+use super::facts::FACTS;
+use super::postings::POSTINGS;
+use super::{PendingIndex, RecordView, SEARCH_DOCS, record_bytes};
+use crate::store::tables::{MEMORIES, META, decode};
+use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransaction};
+
+/// `META` key of the index version; present only when postings and facts are complete.
+pub const KEY_INDEX: &str = "index_version";
+/// The version of the persisted postings and facts this build writes.
+pub const INDEX_VERSION: u32 = 1;
+
+/// True when the snapshot's postings and facts are complete and of this version, so
+/// queries may read them instead of loading every memory.
+pub fn index_is_current(txn: &ReadTransaction) -> Result<bool, redb::Error> {
+    let meta = match txn.open_table(META) {
+        Ok(t) => t,
+        Err(TableError::TableDoesNotExist(_)) => return Ok(false),
+        Err(e) => return Err(e.into()),
+    };
+    let stored = meta.get(KEY_INDEX)?;
+    Ok(stored.is_some_and(|v| v.value() == INDEX_VERSION.to_le_bytes()))
+}
+
+/// Marks the index of the store written by `txn` as complete.
+pub(crate) fn stamp(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(META)?
+        .insert(KEY_INDEX, INDEX_VERSION.to_le_bytes().as_slice())?;
+    Ok(())
+}
+
+/// Rebuilds postings and facts from the stored memories (and any search record that is
+/// missing or unreadable from its memory), then stamps the index version.
+pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.delete_table(POSTINGS)?;
+    txn.delete_table(FACTS)?;
+    txn.open_table(POSTINGS)?;
+    txn.open_table(FACTS)?;
+    let mut pending = PendingIndex::default();
+    {
+        let memories = txn.open_table(MEMORIES)?;
+        let mut records = txn.open_table(SEARCH_DOCS)?;
+        let mut stored_docs = Vec::new();
+        for entry in memories.iter()? {
+            let (doc, raw) = entry?;
+            let doc = doc.value();
+            stored_docs.push(doc);
+            let record = records.get(doc)?.map(|g| g.value().to_vec());
+            let record = match record.filter(|r| RecordView::parse(r).is_some()) {
+                Some(r) => r,
+                None => {
+                    let memory = decode(raw.value()).ok_or_else(|| {
+                        StorageError::Corrupted(format!("memory record {doc} cannot be decoded"))
+                    })?;
+                    let rebuilt = record_bytes(&memory);
+                    records.insert(doc, rebuilt.as_slice())?;
+                    rebuilt
+                }
+            };
+            pending.change(doc, None, RecordView::parse(&record).as_ref());
+        }
+        // search records of documents that no longer hold a memory
+        let mut orphans = Vec::new();
+        for entry in records.iter()? {
+            let doc = entry?.0.value();
+            if stored_docs.binary_search(&doc).is_err() {
+                orphans.push(doc);
+            }
+        }
+        for doc in orphans {
+            records.remove(doc)?;
+        }
+    }
+    pending.flush(txn)?;
+    stamp(txn)
+}

@@ -1,0 +1,830 @@
+//! The persisted inverted index and facts of a store are exactly what a brute-force
+//! count over its stored memories gives: after random transactions (committed or
+//! dropped), after block splits, after imports, and after a rebuild on open.
+
+mod exchange_support;
+mod index_support;
+mod search_support;
+
+use exchange_support::{options, temp_store};
+use index_support::{assert_holds, assert_index_exact, brute_force};
+use memlens::exchange::{ExchangeError, Format, ImportSource, OnConflict, import};
+use memlens::index::facts::FACTS;
+use memlens::index::postings::{self, MAX_BLOCK, POSTINGS, Posting};
+use memlens::index::{KEY_INDEX, SEARCH_DOCS, SearchRecord, index_is_current};
+use memlens::model::{Memory, Timestamp};
+use memlens::store::tables::META;
+use memlens::store::{Store, StoreWriter};
+use proptest::prelude::*;
+use proptest::sample::Index;
+use redb::{ReadableDatabase, ReadableTable, TableHandle};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+// ---------------------------------------------------------------------------------
+// Random collections and transactions.
+
+/// Words with unicode case mappings, digits, underscores, one-letter words, words
+/// that lowercase alike, and punctuation that is no part of a token.
+const WORDS: &[&str] = &[
+    "alpha",
+    "Alpha",
+    "Straße",
+    "STRASSE",
+    "ÉCOLE",
+    "école",
+    "ΣΑΣ",
+    "naïve",
+    "日本語",
+    "İ",
+    "42",
+    "7",
+    "x1",
+    "a",
+    "B",
+    "é",
+    "_",
+    "__",
+    "snake_case",
+    "foo-bar",
+    "x.y",
+    "!!",
+    "end.",
+    "(b)",
+];
+const SEPARATORS: &[&str] = &[" ", " ", "\n", ", ", "-", "…"];
+const TYPES: &[&str] = &["note", "session_recap", "decision", "gotcha", "x", "type_2"];
+const MODULES: &[&str] = &["store", "Index_v2", "ü", "a b", "über-Modul"];
+const TAGS: &[&str] = &["rust", "DB", "ü", "c++", "two words", "x", "snake_case"];
+/// created_at values, with collisions and one before 1970.
+const CREATED: &[i64] = &[
+    0,
+    1_700_000_000_000_000_000,
+    1_700_000_000_000_000_001,
+    1_750_000_000_123_000_000,
+    -1_000_000_000,
+];
+/// Id slots: prefixes make some ids tokens, others (`q.3`, `é-1`) none.
+const ID_PREFIXES: &[&str] = &["m", "Mem_", "é-", "q."];
+const POOL: usize = 12;
+
+fn id(slot: usize) -> String {
+    format!("{}{slot}", ID_PREFIXES[slot % ID_PREFIXES.len()])
+}
+
+fn text(words: &[(usize, usize)]) -> String {
+    let mut out = String::new();
+    for (i, &(w, s)) in words.iter().enumerate() {
+        if i > 0 {
+            out.push_str(SEPARATORS[s % SEPARATORS.len()]);
+        }
+        out.push_str(WORDS[w % WORDS.len()]);
+    }
+    out
+}
+
+fn words(max: usize) -> impl Strategy<Value = Vec<(usize, usize)>> {
+    prop::collection::vec((0..WORDS.len(), 0..SEPARATORS.len()), 1..max)
+}
+
+/// Everything about a memory the index sees.
+#[derive(Debug, Clone)]
+struct Content {
+    title: Option<Vec<(usize, usize)>>,
+    body: Vec<(usize, usize)>,
+    ty: usize,
+    module: Option<usize>,
+    tags: Vec<usize>,
+    created: usize,
+    deleted: bool,
+}
+
+fn content() -> impl Strategy<Value = Content> {
+    (
+        prop::option::of(words(4)),
+        words(9),
+        0..TYPES.len(),
+        prop::option::of(0..MODULES.len()),
+        prop::collection::vec(0..TAGS.len(), 0..3),
+        0..CREATED.len(),
+        prop::bool::weighted(0.3),
+    )
+        .prop_map(
+            |(title, body, ty, module, tags, created, deleted)| Content {
+                title,
+                body,
+                ty,
+                module,
+                tags,
+                created,
+                deleted,
+            },
+        )
+}
+
+fn memory(id: String, c: &Content) -> Memory {
+    let created = Timestamp(CREATED[c.created]);
+    let mut m = Memory::new(id, text(&c.body), created);
+    m.title = c.title.as_deref().map(text);
+    m.memory_type = TYPES[c.ty].to_string();
+    m.module = c.module.map(|i| MODULES[i].to_string());
+    m.tags = c.tags.iter().map(|&t| TAGS[t].to_string()).collect();
+    m.deleted_at = c.deleted.then_some(Timestamp(created.0 + 5));
+    m.normalise();
+    m
+}
+
+/// One field of a stored memory changed.
+#[derive(Debug, Clone)]
+enum Tweak {
+    Body(Vec<(usize, usize)>),
+    Title(Option<Vec<(usize, usize)>>),
+    Tags(Vec<usize>),
+    Type(usize),
+    ToggleDeleted,
+    Module(Option<usize>),
+    Created(usize),
+}
+
+fn tweak() -> impl Strategy<Value = Tweak> {
+    prop_oneof![
+        3 => words(9).prop_map(Tweak::Body),
+        1 => prop::option::of(words(4)).prop_map(Tweak::Title),
+        1 => prop::collection::vec(0..TAGS.len(), 0..3).prop_map(Tweak::Tags),
+        1 => (0..TYPES.len()).prop_map(Tweak::Type),
+        2 => Just(Tweak::ToggleDeleted),
+        1 => prop::option::of(0..MODULES.len()).prop_map(Tweak::Module),
+        1 => (0..CREATED.len()).prop_map(Tweak::Created),
+    ]
+}
+
+fn tweaked(mut m: Memory, t: &Tweak) -> Memory {
+    match t {
+        Tweak::Body(w) => m.body = text(w),
+        Tweak::Title(w) => m.title = w.as_deref().map(text),
+        Tweak::Tags(tags) => m.tags = tags.iter().map(|&t| TAGS[t].to_string()).collect(),
+        Tweak::Type(ty) => m.memory_type = TYPES[*ty].to_string(),
+        Tweak::ToggleDeleted => {
+            m.deleted_at = match m.deleted_at {
+                Some(_) => None,
+                None => Some(Timestamp(m.created_at.0 + 9)),
+            }
+        }
+        Tweak::Module(i) => m.module = i.map(|i| MODULES[i].to_string()),
+        Tweak::Created(c) => m.created_at = Timestamp(CREATED[*c]),
+    }
+    m.normalise();
+    m
+}
+
+/// One write inside a transaction.
+#[derive(Debug, Clone)]
+enum Op {
+    /// Put this content under an id slot (new, or replacing what is there).
+    Put(usize, Content),
+    /// Put a changed version of a memory the transaction sees.
+    Change(Index, Tweak),
+    /// Purge a memory the transaction sees.
+    Purge(Index),
+    /// Put two versions under the same id, one after the other.
+    PutTwice(usize, Box<(Content, Content)>),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => (0..POOL, content()).prop_map(|(s, c)| Op::Put(s, c)),
+        4 => (any::<Index>(), tweak()).prop_map(|(i, t)| Op::Change(i, t)),
+        2 => any::<Index>().prop_map(Op::Purge),
+        1 => (0..POOL, content(), content()).prop_map(|(s, a, b)| Op::PutTwice(s, Box::new((a, b)))),
+    ]
+}
+
+/// A transaction: its writes, whether it commits, and whether it goes through one
+/// bulk writer or the writer's own `put` / `purge`.
+#[derive(Debug, Clone)]
+struct Txn {
+    ops: Vec<Op>,
+    commit: bool,
+    bulk: bool,
+}
+
+fn txn() -> impl Strategy<Value = Txn> {
+    (
+        prop::collection::vec(op(), 1..=4),
+        prop::bool::weighted(0.75),
+        any::<bool>(),
+    )
+        .prop_map(|(ops, commit, bulk)| Txn { ops, commit, bulk })
+}
+
+/// The writes an op makes, given what the transaction sees (`seen`, updated): puts
+/// of whole memories and purges by id.
+enum Write {
+    Put(Box<Memory>),
+    Purge(String),
+}
+
+fn plan(op: &Op, seen: &mut BTreeMap<String, Memory>) -> Vec<Write> {
+    let pick = |i: &Index, seen: &BTreeMap<String, Memory>| {
+        if seen.is_empty() {
+            None
+        } else {
+            seen.keys().nth(i.index(seen.len())).cloned()
+        }
+    };
+    let writes = match op {
+        Op::Put(slot, c) => vec![Write::Put(Box::new(memory(id(*slot), c)))],
+        Op::PutTwice(slot, pair) => vec![
+            Write::Put(Box::new(memory(id(*slot), &pair.0))),
+            Write::Put(Box::new(memory(id(*slot), &pair.1))),
+        ],
+        Op::Change(i, t) => match pick(i, seen) {
+            Some(key) => vec![Write::Put(Box::new(tweaked(seen[&key].clone(), t)))],
+            None => Vec::new(),
+        },
+        Op::Purge(i) => pick(i, seen).map(Write::Purge).into_iter().collect(),
+    };
+    for w in &writes {
+        match w {
+            Write::Put(m) => {
+                seen.insert(m.id.clone(), (**m).clone());
+            }
+            Write::Purge(id) => {
+                seen.remove(id);
+            }
+        }
+    }
+    writes
+}
+
+fn write_one(w: &mut StoreWriter, write: &Write) {
+    match write {
+        Write::Put(m) => {
+            w.put(m).expect("put");
+        }
+        Write::Purge(id) => {
+            w.purge(id).expect("purge");
+        }
+    }
+}
+
+/// Runs a transaction against the store and the model.
+fn run(store: &Store, model: &mut BTreeMap<String, Memory>, t: &Txn) {
+    let mut seen = model.clone();
+    let writes: Vec<Write> = t.ops.iter().flat_map(|op| plan(op, &mut seen)).collect();
+    let mut w = store.write().expect("write");
+    if t.bulk {
+        let mut bulk = w.bulk().expect("bulk");
+        for write in &writes {
+            match write {
+                Write::Put(m) => {
+                    bulk.put(m).expect("put");
+                }
+                Write::Purge(id) => {
+                    bulk.purge(id).expect("purge");
+                }
+            }
+        }
+    } else {
+        for write in &writes {
+            write_one(&mut w, write);
+        }
+    }
+    if t.commit {
+        w.commit().expect("commit");
+        *model = seen;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_persisted_index_is_the_brute_force_index_after_random_transactions(
+        initial in prop::collection::vec((0..POOL, content()), 0..10),
+        txns in prop::collection::vec(txn(), 1..8),
+    ) {
+        let (_dir, store) = temp_store();
+        assert_index_exact(&store, "new store");
+        let mut model = BTreeMap::new();
+        let first = Txn {
+            ops: initial.into_iter().map(|(s, c)| Op::Put(s, c)).collect(),
+            commit: true,
+            bulk: true,
+        };
+        run(&store, &mut model, &first);
+        assert_holds(&store, &model, "initial");
+        assert_index_exact(&store, "initial");
+        for (n, t) in txns.iter().enumerate() {
+            run(&store, &mut model, t);
+            let context = format!("after transaction {n} {t:?}");
+            assert_holds(&store, &model, &context);
+            assert_index_exact(&store, &context);
+        }
+    }
+}
+
+/// The body of split-test memory `i` in a given state (0 = not stored).
+fn split_memory(i: usize, state: u8) -> Option<Memory> {
+    let body = match state {
+        1 => "shared",
+        2 => "shared Shared",
+        3 => "other",
+        _ => return None,
+    };
+    let created = Timestamp(1_700_000_000_000_000_000 + (i % 5) as i64);
+    Some(Memory::new(format!("s{i}"), body, created))
+}
+
+/// Applies `(memory, state)` changes in one transaction, updating `model`.
+fn apply_states(store: &Store, model: &mut BTreeMap<String, Memory>, changes: &[(usize, u8)]) {
+    let mut w = store.write().expect("write");
+    for &(i, state) in changes {
+        match split_memory(i, state) {
+            Some(m) => {
+                w.put(&m).expect("put");
+                model.insert(m.id.clone(), m);
+            }
+            None => {
+                if model.remove(&format!("s{i}")).is_some() {
+                    w.purge(&format!("s{i}")).expect("purge");
+                }
+            }
+        }
+    }
+    w.commit().expect("commit");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_edits_across_split_blocks_keep_the_index_exact(
+        initial in prop::collection::vec(0..4u8, 300..800),
+        txns in prop::collection::vec(
+            prop::collection::vec((0..900usize, 0..4u8), 1..400),
+            1..4,
+        ),
+    ) {
+        let (_dir, store) = temp_store();
+        let mut model = BTreeMap::new();
+        let first: Vec<(usize, u8)> = initial.into_iter().enumerate().collect();
+        apply_states(&store, &mut model, &first);
+        assert_index_exact(&store, "initial");
+        for (n, changes) in txns.iter().enumerate() {
+            apply_states(&store, &mut model, changes);
+            let context = format!("after transaction {n}");
+            assert_holds(&store, &model, &context);
+            assert_index_exact(&store, &context);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Deterministic stores.
+
+/// Memory `i` of the large collections: the common word `shared` (twice when
+/// `twice`), a word shared with every tenth memory, and a word of its own.
+fn numbered(i: usize, twice: bool) -> Memory {
+    let mut body = format!("shared group{} own{i} Straße", i % 10);
+    if twice {
+        body.push_str(" SHARED");
+    }
+    let mut m = Memory::new(
+        format!("n{i:04}"),
+        body,
+        Timestamp(1_700_000_000_000_000_000 + (i % 37) as i64),
+    );
+    if i.is_multiple_of(11) {
+        m.memory_type = "session_recap".into();
+    }
+    if i.is_multiple_of(13) {
+        m.deleted_at = Some(Timestamp(1_800_000_000_000_000_000));
+    }
+    m
+}
+
+fn put_all(store: &Store, memories: impl IntoIterator<Item = Memory>) {
+    let mut w = store.write().expect("write");
+    for m in memories {
+        w.put(&m).expect("put");
+    }
+    w.commit().expect("commit");
+}
+
+/// Puts 700 memories in five transactions, then overwrites and purges scattered ones
+/// (some losing the common word, some changing its frequency) and adds more.
+fn split_store(store: &Store) {
+    for part in 0..5 {
+        put_all(
+            store,
+            (part * 140..(part + 1) * 140).map(|i| numbered(i, false)),
+        );
+        assert_index_exact(store, &format!("after part {part}"));
+    }
+}
+
+#[test]
+fn blocks_split_and_stay_exact_under_scattered_overwrites_and_purges() {
+    let (_dir, store) = temp_store();
+    split_store(&store);
+    let blocks = assert_index_exact(&store, "700 memories");
+    assert!(
+        blocks["shared"] > 1,
+        "the common term never split: {blocks:?}"
+    );
+    assert_eq!(blocks["straße"], blocks["shared"]);
+    // Lose the common word in every third memory, double it in every fifth.
+    let mut w = store.write().expect("write");
+    for i in (0..700usize).filter(|i| i.is_multiple_of(3) || i.is_multiple_of(5)) {
+        let mut m = numbered(i, i.is_multiple_of(5));
+        if i.is_multiple_of(3) {
+            m.body = m.body.replace("shared", "other");
+        }
+        w.put(&m).expect("put");
+    }
+    w.commit().expect("commit");
+    assert_index_exact(&store, "after overwrites");
+    // Purge a run at the start, one in the middle, every seventh and the last one.
+    let mut w = store.write().expect("write");
+    let purged = |i: &usize| *i < 130 || (300..420).contains(i) || i.is_multiple_of(7) || *i == 699;
+    for i in (0..700).filter(purged) {
+        w.purge(&format!("n{i:04}")).expect("purge");
+    }
+    w.commit().expect("commit");
+    assert_index_exact(&store, "after purges");
+    // New memories past the end, and a purged id put back under a new document.
+    put_all(
+        &store,
+        (700..1100)
+            .map(|i| numbered(i, true))
+            .chain([numbered(5, true)]),
+    );
+    let blocks = assert_index_exact(&store, "after additions");
+    assert!(blocks["shared"] > 1);
+    // Purge everything that holds the common word: the term leaves the table.
+    let holding: Vec<String> = store
+        .read()
+        .expect("read")
+        .memories()
+        .expect("memories")
+        .into_iter()
+        .filter(|m| m.body.contains("shared"))
+        .map(|m| m.id)
+        .collect();
+    assert!(holding.len() > 2 * MAX_BLOCK);
+    let mut w = store.write().expect("write");
+    for id in &holding {
+        w.purge(id).expect("purge");
+    }
+    w.commit().expect("commit");
+    let blocks = assert_index_exact(&store, "after purging the common word");
+    assert!(
+        blocks.contains_key("shared"),
+        "`SHARED` is still in some memories"
+    );
+    let mut w = store.write().expect("write");
+    for m in store.read().expect("read").memories().expect("memories") {
+        w.purge(&m.id).expect("purge");
+    }
+    w.commit().expect("commit");
+    let blocks = assert_index_exact(&store, "after purging everything");
+    assert!(blocks.is_empty(), "terms left: {blocks:?}");
+}
+
+// ---------------------------------------------------------------------------------
+// Imports.
+
+/// Writes `memories` as a canonical JSONL file and returns its path.
+fn jsonl_file(dir: &Path, name: &str, memories: &[Memory]) -> std::path::PathBuf {
+    let mut text = Vec::new();
+    for m in memories {
+        text.extend(memlens::store::tables::encode(m));
+        text.push(b'\n');
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write file");
+    path
+}
+
+fn import_file(
+    store: &Store,
+    path: &Path,
+    on_conflict: OnConflict,
+) -> Result<memlens::exchange::ImportSummary, ExchangeError> {
+    let source = ImportSource::Path(path.to_path_buf(), Some(Format::Jsonl));
+    import(store, &[source], &options(on_conflict))
+}
+
+#[test]
+fn imports_keep_the_index_exact_and_failed_imports_change_nothing() {
+    let (dir, store) = temp_store();
+    let mut model: BTreeMap<String, Memory> = BTreeMap::new();
+    let existing: Vec<Memory> = (0..100).map(|i| numbered(i, false)).collect();
+    put_all(&store, existing.iter().cloned());
+    model.extend(existing.into_iter().map(|m| (m.id.clone(), m)));
+    // 600 new memories in one run: the common term's blocks split during the import.
+    let fresh: Vec<Memory> = (100..700)
+        .map(|i| numbered(i, i.is_multiple_of(4)))
+        .collect();
+    let path = jsonl_file(dir.path(), "fresh.jsonl", &fresh);
+    let summary = import_file(&store, &path, OnConflict::Fail).expect("import");
+    assert_eq!(summary.added, 600);
+    model.extend(fresh.into_iter().map(|m| (m.id.clone(), m)));
+    assert_holds(&store, &model, "after the first import");
+    let blocks = assert_index_exact(&store, "after the first import");
+    assert!(blocks["shared"] > 1);
+
+    // Overwrite: scattered stored ids change content, type and deletion; new ids too.
+    let changed: Vec<Memory> = (0..700)
+        .step_by(9)
+        .map(|i| {
+            let mut m = numbered(i, false);
+            m.body = format!("rewritten ÉCOLE {i} naïve_word");
+            m.title = Some(format!("Title {i}"));
+            m.memory_type = if i.is_multiple_of(2) {
+                "session_recap"
+            } else {
+                "note"
+            }
+            .into();
+            m.deleted_at = i
+                .is_multiple_of(4)
+                .then_some(Timestamp(1_900_000_000_000_000_000));
+            m.tags = vec!["imported".into(), "Tag_X".into()];
+            m
+        })
+        .chain((700..760).map(|i| numbered(i, true)))
+        .collect();
+    let path = jsonl_file(dir.path(), "overwrite.jsonl", &changed);
+    let summary = import_file(&store, &path, OnConflict::Overwrite).expect("import");
+    assert_eq!((summary.added, summary.replaced), (60, 78));
+    model.extend(changed.iter().map(|m| (m.id.clone(), m.clone())));
+    assert_holds(&store, &model, "after the overwrite");
+    assert_index_exact(&store, "after the overwrite");
+
+    // Skip: stored ids keep their memories, new ones are added.
+    let mut skipped: Vec<Memory> = (0..50).map(|i| numbered(i, true)).collect();
+    for m in &mut skipped {
+        m.body = "should not be stored".into();
+    }
+    let new_one = numbered(800, false);
+    skipped.push(new_one.clone());
+    let path = jsonl_file(dir.path(), "skip.jsonl", &skipped);
+    let summary = import_file(&store, &path, OnConflict::Skip).expect("import");
+    assert_eq!((summary.added, summary.skipped), (1, 50));
+    model.insert(new_one.id.clone(), new_one);
+    assert_holds(&store, &model, "after the skipping import");
+    assert_index_exact(&store, "after the skipping import");
+
+    // A conflict under `fail`, and a duplicate within one file: nothing is written,
+    // though the run wrote (then dropped) index changes for the records before them.
+    let mut conflicting: Vec<Memory> = (900..1000).map(|i| numbered(i, true)).collect();
+    conflicting.push(numbered(3, true));
+    let path = jsonl_file(dir.path(), "conflict.jsonl", &conflicting);
+    assert!(import_file(&store, &path, OnConflict::Fail).is_err());
+    let mut duplicated: Vec<Memory> = (900..1000).map(|i| numbered(i, true)).collect();
+    duplicated.push(numbered(950, false));
+    let path = jsonl_file(dir.path(), "duplicate.jsonl", &duplicated);
+    assert!(import_file(&store, &path, OnConflict::Overwrite).is_err());
+    assert_holds(&store, &model, "after the failed imports");
+    assert_index_exact(&store, "after the failed imports");
+}
+
+// ---------------------------------------------------------------------------------
+// Rebuilding on open.
+
+/// Changes the closed store file with raw redb: `f` gets a write transaction.
+fn with_raw_db(path: &Path, f: impl FnOnce(&redb::WriteTransaction)) {
+    let db = redb::Database::create(path).expect("raw open");
+    let txn = db.begin_write().expect("begin");
+    f(&txn);
+    txn.commit().expect("commit");
+}
+
+/// True when the closed store file still has a postings or facts table, or the marker.
+fn has_index(path: &Path) -> (bool, bool) {
+    let db = redb::Database::create(path).expect("raw open");
+    let txn = db.begin_read().expect("read");
+    let tables: Vec<String> = txn
+        .list_tables()
+        .expect("tables")
+        .map(|t| t.name().to_string())
+        .collect();
+    let has_tables = tables.iter().any(|t| t == "postings" || t == "facts");
+    (has_tables, index_is_current(&txn).expect("meta"))
+}
+
+/// A store with sparse documents and split blocks, closed; returns its file.
+fn closed_store(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("store.redb");
+    let store = Store::open(&path).expect("open");
+    split_store(&store);
+    let mut w = store.write().expect("write");
+    for i in (0..700).step_by(4) {
+        w.purge(&format!("n{i:04}")).expect("purge");
+    }
+    w.commit().expect("commit");
+    assert_index_exact(&store, "before closing");
+    path
+}
+
+#[test]
+fn a_store_without_postings_facts_or_marker_is_rebuilt_exactly_on_open() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = closed_store(dir.path());
+    let before = {
+        let store = Store::open(&path).expect("open");
+        brute_force(&store)
+    };
+    with_raw_db(&path, |txn| {
+        assert!(txn.delete_table(POSTINGS).expect("delete postings"));
+        assert!(txn.delete_table(FACTS).expect("delete facts"));
+        let mut meta = txn.open_table(META).expect("meta");
+        assert!(meta.remove(KEY_INDEX).expect("remove").is_some());
+    });
+    assert_eq!(
+        has_index(&path),
+        (false, false),
+        "the index was not removed"
+    );
+    let store = Store::open(&path).expect("reopen");
+    let blocks = assert_index_exact(&store, "after the rebuild");
+    assert!(blocks["shared"] > 1);
+    assert_eq!(brute_force(&store), before, "the memories changed");
+    drop(store);
+    assert_eq!(has_index(&path), (true, true));
+}
+
+#[test]
+fn a_damaged_search_record_and_an_orphan_are_repaired_by_the_rebuild() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = closed_store(dir.path());
+    let (damaged, before) = {
+        let store = Store::open(&path).expect("open");
+        let doc = store
+            .read()
+            .expect("read")
+            .doc_of("n0301")
+            .expect("ids")
+            .expect("stored");
+        (doc, brute_force(&store))
+    };
+    let orphan = 50_000u32;
+    with_raw_db(&path, |txn| {
+        let mut records = txn.open_table(SEARCH_DOCS).expect("records");
+        assert!(
+            records
+                .insert(damaged, &b"\x01garbage"[..])
+                .expect("insert")
+                .is_some()
+        );
+        assert!(
+            records
+                .insert(orphan, &b"\xffmore"[..])
+                .expect("insert")
+                .is_none()
+        );
+        drop(records);
+        let mut meta = txn.open_table(META).expect("meta");
+        meta.remove(KEY_INDEX).expect("remove");
+    });
+    let store = Store::open(&path).expect("reopen");
+    assert_index_exact(&store, "after the rebuild");
+    assert_eq!(brute_force(&store), before);
+    let reader = store.read().expect("read");
+    let records = reader.txn().open_table(SEARCH_DOCS).expect("records");
+    assert!(records.get(orphan).expect("get").is_none(), "orphan kept");
+    let record = SearchRecord::decode(records.get(damaged).expect("get").expect("kept").value())
+        .expect("repaired");
+    assert_eq!(record.id, "n0301");
+}
+
+#[test]
+fn a_damaged_search_record_under_a_current_index_is_healed_by_the_next_write() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = closed_store(dir.path());
+    let docs = {
+        let store = Store::open(&path).expect("open");
+        let reader = store.read().expect("read");
+        ["n0301", "n0302"].map(|id| reader.doc_of(id).expect("ids").expect("stored"))
+    };
+    with_raw_db(&path, |txn| {
+        let mut records = txn.open_table(SEARCH_DOCS).expect("records");
+        for doc in docs {
+            records.insert(doc, &b"\x01garbage"[..]).expect("insert");
+        }
+    });
+    let store = Store::open(&path).expect("reopen");
+    let mut w = store.write().expect("write");
+    let mut changed = numbered(301, false);
+    changed.body = "entirely new words".into();
+    w.put(&changed).expect("put");
+    w.purge("n0302").expect("purge");
+    w.commit().expect("commit");
+    assert_index_exact(&store, "after writing the damaged ones");
+}
+
+// ---------------------------------------------------------------------------------
+// The checker itself: every kind of damage to the index is noticed.
+
+/// The postings of one block of `term` in a closed store file: (first doc, postings).
+fn raw_blocks(txn: &redb::WriteTransaction, term: &str) -> Vec<(u32, Vec<Posting>)> {
+    let table = txn.open_table(POSTINGS).expect("postings");
+    let mut out = Vec::new();
+    let (low, high) = (postings::key(term, 0), postings::key(term, u32::MAX));
+    for entry in table
+        .range(low.as_slice()..=high.as_slice())
+        .expect("range")
+    {
+        let (key, value) = entry.expect("entry");
+        let first = postings::key_doc(key.value()).expect("key");
+        let mut block = Vec::new();
+        postings::decode_into(first, value.value(), &mut block).expect("decode");
+        out.push((first, block));
+    }
+    out
+}
+
+fn replace_blocks(txn: &redb::WriteTransaction, term: &str, blocks: &[(u32, Vec<Posting>)]) {
+    let old = raw_blocks(txn, term);
+    let mut table = txn.open_table(POSTINGS).expect("postings");
+    for (first, _) in old {
+        table
+            .remove(postings::key(term, first).as_slice())
+            .expect("remove");
+    }
+    for (start, block) in blocks {
+        let bytes = postings::encode(*start, block);
+        table
+            .insert(postings::key(term, *start).as_slice(), bytes.as_slice())
+            .expect("insert");
+    }
+}
+
+#[test]
+fn the_checker_notices_every_kind_of_damage() {
+    let dir = tempfile::tempdir().expect("dir");
+    let original = closed_store(dir.path());
+    type Damage = fn(&redb::WriteTransaction);
+    let damages: [(&str, Damage); 8] = [
+        ("a frequency off by one", |txn| {
+            let mut blocks = raw_blocks(txn, "group3");
+            blocks[0].1[0].1 += 1;
+            replace_blocks(txn, "group3", &blocks);
+        }),
+        ("a posting missing", |txn| {
+            let mut blocks = raw_blocks(txn, "shared");
+            blocks[1].1.pop();
+            replace_blocks(txn, "shared", &blocks);
+        }),
+        ("a term in no memory", |txn| {
+            replace_blocks(txn, "zz_absent", &[(1, vec![(1, 1)])]);
+        }),
+        ("an empty block", |txn| {
+            let mut blocks = raw_blocks(txn, "group4");
+            blocks.push((650, Vec::new()));
+            replace_blocks(txn, "group4", &blocks);
+        }),
+        ("a block keyed before its first document", |txn| {
+            let mut blocks = raw_blocks(txn, "shared");
+            blocks[1].0 -= 1;
+            replace_blocks(txn, "shared", &blocks);
+        }),
+        ("a block too large", |txn| {
+            let all: Vec<Posting> = raw_blocks(txn, "shared")
+                .into_iter()
+                .flat_map(|b| b.1)
+                .collect();
+            assert!(all.len() > MAX_BLOCK);
+            replace_blocks(txn, "shared", &[(all[0].0, all)]);
+        }),
+        ("blocks out of order", |txn| {
+            let mut blocks = raw_blocks(txn, "shared");
+            let moved = blocks[0].1.remove(0);
+            blocks[0].0 = blocks[0].1[0].0;
+            blocks[1].1.insert(0, moved);
+            blocks[1].1.sort_unstable();
+            blocks[1].0 = blocks[1].1[0].0;
+            replace_blocks(txn, "shared", &blocks);
+        }),
+        ("a facts chunk missing", |txn| {
+            let mut facts = txn.open_table(FACTS).expect("facts");
+            facts.remove(0).expect("remove").expect("chunk 0 stored");
+        }),
+    ];
+    for (name, damage) in damages {
+        let path = dir.path().join("damaged.redb");
+        std::fs::copy(&original, &path).expect("copy");
+        with_raw_db(&path, damage);
+        let store = Store::open(&path).expect("open");
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            assert_index_exact(&store, name);
+        }));
+        assert!(caught.is_err(), "not noticed: {name}");
+    }
+    // the undamaged copy passes, so each failure above is the damage's
+    let path = dir.path().join("undamaged.redb");
+    std::fs::copy(&original, &path).expect("copy");
+    assert_index_exact(&Store::open(&path).expect("open"), "undamaged copy");
+}

@@ -1,0 +1,189 @@
+//! The index a store must hold, counted by brute force from its memories with the
+//! tokenizer of SPEC §3.2 written out plainly, and the persisted index read back
+//! block by block with its invariants checked: the two must be equal.
+
+use crate::search_support::bm25_tokens;
+use memlens::index::facts::{self, CHUNK_DOCS, FACTS, Fact};
+use memlens::index::postings::{self, MAX_BLOCK, POSTINGS, Posting};
+use memlens::index::{SEARCH_DOCS, SearchRecord, index_is_current};
+use memlens::model::Memory;
+use memlens::store::Store;
+use redb::ReadableTable;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The tokens of a memory's document: id, title, type, module, tags, body.
+pub fn document_tokens(m: &Memory) -> Vec<String> {
+    let mut out = Vec::new();
+    out.extend(bm25_tokens(&m.id));
+    if let Some(title) = &m.title {
+        out.extend(bm25_tokens(title));
+    }
+    out.extend(bm25_tokens(&m.memory_type));
+    if let Some(module) = &m.module {
+        out.extend(bm25_tokens(module));
+    }
+    for tag in &m.tags {
+        out.extend(bm25_tokens(tag));
+    }
+    out.extend(bm25_tokens(&m.body));
+    out
+}
+
+/// What the index of a store must hold, counted from its memories.
+#[derive(Debug, Default, PartialEq)]
+pub struct IndexContents {
+    /// Term → (document, frequency), by document.
+    pub postings: BTreeMap<String, Vec<Posting>>,
+    /// Every stored document with its facts, by document.
+    pub facts: Vec<(u32, Fact)>,
+    /// Document → its distinct terms with frequencies, sorted by term.
+    pub terms: BTreeMap<u32, Vec<(String, u32)>>,
+}
+
+/// Counts the index of the snapshot's memories by brute force, checking on the way
+/// that every memory's id leads back to its document.
+pub fn brute_force(store: &Store) -> IndexContents {
+    let reader = store.read().expect("read");
+    let mut by_doc = Vec::new();
+    reader
+        .for_each(|doc, m| by_doc.push((doc, m)))
+        .expect("memories");
+    let mut index = IndexContents::default();
+    for (doc, m) in by_doc {
+        assert_eq!(reader.doc_of(&m.id).expect("ids"), Some(doc), "id {}", m.id);
+        let tokens = document_tokens(&m);
+        let mut counts: BTreeMap<String, u32> = BTreeMap::new();
+        for t in &tokens {
+            *counts.entry(t.clone()).or_insert(0) += 1;
+        }
+        for (term, tf) in &counts {
+            index
+                .postings
+                .entry(term.clone())
+                .or_default()
+                .push((doc, *tf));
+        }
+        index.terms.insert(doc, counts.into_iter().collect());
+        index.facts.push((
+            doc,
+            Fact {
+                deleted: m.deleted_at.is_some(),
+                session_recap: m.memory_type == "session_recap",
+                length: tokens.len() as u32,
+                created_at: m.created_at.0,
+            },
+        ));
+    }
+    // `for_each` walks documents in order, so every posting list is sorted already;
+    // sorting again keeps the oracle independent of that.
+    for list in index.postings.values_mut() {
+        list.sort_unstable();
+    }
+    index.facts.sort_by_key(|f| f.0);
+    index
+}
+
+/// Reads the persisted index of the snapshot, asserting the block and chunk
+/// invariants on the way; returns it with each term's number of blocks.
+pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
+    let reader = store.read().expect("read");
+    let txn = reader.txn();
+    assert!(
+        index_is_current(txn).expect("meta"),
+        "the index marker is missing"
+    );
+    let mut index = IndexContents::default();
+    let mut blocks: BTreeMap<String, usize> = BTreeMap::new();
+    let table = txn.open_table(POSTINGS).expect("postings table");
+    for entry in table.iter().expect("iter") {
+        let (key, value) = entry.expect("entry");
+        let term = postings::key_term(key.value()).expect("block key names a term");
+        let first = postings::key_doc(key.value()).expect("block key names a document");
+        let mut block = Vec::new();
+        assert!(
+            postings::decode_into(first, value.value(), &mut block).is_some(),
+            "block ({term}, {first}) does not decode"
+        );
+        assert!(!block.is_empty(), "block ({term}, {first}) is empty");
+        assert!(
+            block.len() <= MAX_BLOCK,
+            "block ({term}, {first}) holds {} postings",
+            block.len()
+        );
+        assert_eq!(block[0].0, first, "block ({term}, {first}) is keyed wrong");
+        assert!(
+            block.iter().all(|p| p.1 > 0),
+            "block ({term}, {first}) has a zero frequency"
+        );
+        let list = index.postings.entry(term.to_string()).or_default();
+        if let Some(last) = list.last() {
+            assert!(
+                last.0 < first,
+                "block ({term}, {first}) starts at or before the previous block's end {}",
+                last.0
+            );
+        }
+        assert!(
+            block.windows(2).all(|w| w[0].0 < w[1].0),
+            "block ({term}, {first}) is not strictly increasing: {block:?}"
+        );
+        list.extend(block);
+        *blocks.entry(term.to_string()).or_insert(0) += 1;
+    }
+    let facts_table = txn.open_table(FACTS).expect("facts table");
+    facts::for_each(&facts_table, |doc, fact| index.facts.push((doc, fact))).expect("facts");
+    // a chunk is stored exactly when one of its documents holds a memory
+    let chunks: BTreeSet<u32> = facts_table
+        .iter()
+        .expect("iter")
+        .map(|e| e.expect("entry").0.value())
+        .collect();
+    let wanted: BTreeSet<u32> = index.facts.iter().map(|f| f.0 / CHUNK_DOCS).collect();
+    assert_eq!(chunks, wanted, "facts chunks");
+    let records = txn.open_table(SEARCH_DOCS).expect("search docs");
+    for entry in records.iter().expect("iter") {
+        let (doc, bytes) = entry.expect("entry");
+        let record = SearchRecord::decode(bytes.value())
+            .unwrap_or_else(|| panic!("search record {} does not decode", doc.value()));
+        index.terms.insert(doc.value(), record.terms);
+    }
+    (index, blocks)
+}
+
+/// Asserts the persisted index equals the brute-force one; returns the block counts.
+pub fn assert_index_exact(store: &Store, context: &str) -> BTreeMap<String, usize> {
+    let want = brute_force(store);
+    let (got, blocks) = persisted(store);
+    let extra: Vec<&String> = got
+        .postings
+        .keys()
+        .filter(|t| !want.postings.contains_key(*t))
+        .collect();
+    assert!(
+        extra.is_empty(),
+        "{context}: terms not in any memory: {extra:?}"
+    );
+    for (term, list) in &want.postings {
+        assert_eq!(
+            got.postings.get(term),
+            Some(list),
+            "{context}: postings of `{term}`"
+        );
+    }
+    assert_eq!(got.facts, want.facts, "{context}: facts");
+    assert_eq!(got.terms, want.terms, "{context}: search records' terms");
+    blocks
+}
+
+/// Asserts the store holds exactly `model` (by id).
+pub fn assert_holds(store: &Store, model: &BTreeMap<String, Memory>, context: &str) {
+    let stored: BTreeMap<String, Memory> = store
+        .read()
+        .expect("read")
+        .memories()
+        .expect("memories")
+        .into_iter()
+        .map(|m| (m.id.clone(), m))
+        .collect();
+    assert_eq!(&stored, model, "{context}: stored memories");
+}
