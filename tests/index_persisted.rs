@@ -1,6 +1,7 @@
-//! The persisted inverted index and facts of a store are exactly what a brute-force
-//! count over its stored memories gives: after random transactions (committed or
-//! dropped), after block splits, after imports, and after a rebuild on open.
+//! The persisted inverted index, facts and haystacks of a store are exactly what a
+//! brute-force count over its stored memories gives: after random transactions
+//! (committed or dropped), after block splits, after imports, and after a rebuild on
+//! open.
 
 mod exchange_support;
 mod index_support;
@@ -10,6 +11,7 @@ use exchange_support::{options, temp_store};
 use index_support::{assert_holds, assert_index_exact, brute_force};
 use memlens::exchange::{ExchangeError, Format, ImportSource, OnConflict, import};
 use memlens::index::facts::FACTS;
+use memlens::index::haystacks::{self, Chunk, HAYSTACKS, Haystacks};
 use memlens::index::postings::{self, MAX_BLOCK, POSTINGS, Posting};
 use memlens::index::{KEY_INDEX, SEARCH_DOCS, SearchRecord, index_is_current};
 use memlens::model::{Memory, Timestamp};
@@ -493,6 +495,137 @@ fn blocks_split_and_stay_exact_under_scattered_overwrites_and_purges() {
 }
 
 // ---------------------------------------------------------------------------------
+// Haystacks.
+
+/// The stored (literal, fuzzy) haystacks of memory `id`, read from its chunk.
+fn stored_haystacks(store: &Store, id: &str) -> (String, String) {
+    let reader = store.read().expect("read");
+    let doc = reader.doc_of(id).expect("ids").expect("stored");
+    let table = reader.txn().open_table(HAYSTACKS).expect("haystacks");
+    let bytes = table
+        .get(doc / haystacks::CHUNK_DOCS)
+        .expect("get")
+        .expect("chunk stored");
+    let c = Chunk::parse(bytes.value()).expect("chunk parses");
+    let slot = (doc % haystacks::CHUNK_DOCS) as usize;
+    let text = |b: &[u8]| String::from_utf8(b.to_vec()).expect("UTF-8");
+    (text(c.literal(slot)), text(c.fuzzy(slot)))
+}
+
+/// The numbers of the stored haystacks chunks.
+fn haystack_chunks(store: &Store) -> Vec<u32> {
+    let reader = store.read().expect("read");
+    let table = reader.txn().open_table(HAYSTACKS).expect("haystacks");
+    table
+        .iter()
+        .expect("iter")
+        .map(|e| e.expect("entry").0.value())
+        .collect()
+}
+
+#[test]
+fn haystacks_cut_the_headline_skip_blank_lines_and_lowercase_every_field() {
+    let (_dir, store) = temp_store();
+    let at = Timestamp(1_700_000_000_000_000_000);
+    // a 270-character title of two- and one-byte characters, fields to lowercase
+    let mut a = Memory::new("Edge-A", "Body ΣΑΣ Text", at);
+    a.title = Some(format!("{}{}", "é".repeat(150), "Ab".repeat(60)));
+    a.memory_type = "decision".into();
+    a.module = Some("Über".into());
+    a.tags = vec!["Tag_One".into(), "ΣΑΣ".into()];
+    // no title: the headline is the first line that is not blank, trimmed
+    let b = Memory::new("edge-b", "\n   \n\t  First line of B  \nsecond line", at);
+    // a first line of 210 characters, 200 of them kept
+    let long_line = format!("{}{}", "x".repeat(10), "日本".repeat(100));
+    let d = Memory::new("edge-d", format!("{long_line}\nrest"), at);
+    // stored as the program's writers store them: normalised
+    let mut memories = [a.clone(), b, d];
+    for m in &mut memories {
+        m.normalise();
+    }
+    put_all(&store, memories);
+    assert_index_exact(&store, "edge cases");
+
+    let literal_a = format!(
+        "edge-a\n{}{}\ndecision\nüber\ntag_one\nσας\nbody σας text",
+        "é".repeat(150),
+        "ab".repeat(60)
+    );
+    let fuzzy_a = format!("{}{} Tag_One ΣΑΣ Edge-A", "é".repeat(150), "Ab".repeat(25));
+    assert_eq!(stored_haystacks(&store, "Edge-A"), (literal_a, fuzzy_a));
+    assert_eq!(
+        stored_haystacks(&store, "edge-b"),
+        (
+            "edge-b\nnote\n\n   \n\t  first line of b  \nsecond line".to_string(),
+            "First line of B edge-b".to_string()
+        )
+    );
+    let fuzzy_d = format!("{}{} edge-d", "x".repeat(10), "日本".repeat(95));
+    assert_eq!(stored_haystacks(&store, "edge-d").1, fuzzy_d);
+
+    // without its title, A's headline is its body's first line
+    a.title = None;
+    put_all(&store, [a]);
+    assert_index_exact(&store, "after removing a title");
+    assert_eq!(
+        stored_haystacks(&store, "Edge-A"),
+        (
+            "edge-a\ndecision\nüber\ntag_one\nσας\nbody σας text".to_string(),
+            "Body ΣΑΣ Text Tag_One ΣΑΣ Edge-A".to_string()
+        )
+    );
+    let mut w = store.write().expect("write");
+    w.purge("edge-b").expect("purge");
+    w.commit().expect("commit");
+    assert_index_exact(&store, "after a purge");
+}
+
+#[test]
+fn a_haystacks_chunk_whose_memories_are_all_purged_is_removed() {
+    let (_dir, store) = temp_store();
+    let per_chunk = haystacks::CHUNK_DOCS as usize;
+    put_all(&store, (0..3 * per_chunk).map(|i| numbered(i, false)));
+    assert_eq!(haystack_chunks(&store), [0, 1, 2]);
+    // purge every memory of the middle chunk, found by its document
+    let middle: Vec<String> = {
+        let reader = store.read().expect("read");
+        let mut ids = Vec::new();
+        reader
+            .for_each(|doc, m| {
+                if doc / haystacks::CHUNK_DOCS == 1 {
+                    ids.push(m.id)
+                }
+            })
+            .expect("memories");
+        ids
+    };
+    assert_eq!(middle.len(), per_chunk);
+    let mut w = store.write().expect("write");
+    for id in &middle[..per_chunk / 2] {
+        w.purge(id).expect("purge");
+    }
+    w.commit().expect("commit");
+    assert_index_exact(&store, "half of the middle chunk purged");
+    assert_eq!(haystack_chunks(&store), [0, 1, 2]);
+    let mut w = store.write().expect("write");
+    for id in &middle[per_chunk / 2..] {
+        w.purge(id).expect("purge");
+    }
+    w.commit().expect("commit");
+    assert_index_exact(&store, "the middle chunk purged");
+    assert_eq!(haystack_chunks(&store), [0, 2]);
+    // put back, they take new documents after the last one
+    let mut w = store.write().expect("write");
+    for id in &middle {
+        let i: usize = id[1..].parse().expect("numbered id");
+        w.put(&numbered(i, true)).expect("put");
+    }
+    w.commit().expect("commit");
+    assert_index_exact(&store, "the middle chunk's memories put back");
+    assert_eq!(haystack_chunks(&store), [0, 2, 3]);
+}
+
+// ---------------------------------------------------------------------------------
 // Imports.
 
 /// Writes `memories` as a canonical JSONL file and returns its path.
@@ -602,7 +735,8 @@ fn with_raw_db(path: &Path, f: impl FnOnce(&redb::WriteTransaction)) {
     txn.commit().expect("commit");
 }
 
-/// True when the closed store file still has a postings or facts table, or the marker.
+/// Whether the closed store file has a postings, facts or haystacks table, and whether
+/// it has the current index marker.
 fn has_index(path: &Path) -> (bool, bool) {
     let db = redb::Database::create(path).expect("raw open");
     let txn = db.begin_read().expect("read");
@@ -611,7 +745,9 @@ fn has_index(path: &Path) -> (bool, bool) {
         .expect("tables")
         .map(|t| t.name().to_string())
         .collect();
-    let has_tables = tables.iter().any(|t| t == "postings" || t == "facts");
+    let has_tables = tables
+        .iter()
+        .any(|t| t == "postings" || t == "facts" || t == "haystacks");
     (has_tables, index_is_current(&txn).expect("meta"))
 }
 
@@ -630,7 +766,7 @@ fn closed_store(dir: &Path) -> std::path::PathBuf {
 }
 
 #[test]
-fn a_store_without_postings_facts_or_marker_is_rebuilt_exactly_on_open() {
+fn a_store_without_postings_facts_haystacks_or_marker_is_rebuilt_exactly_on_open() {
     let dir = tempfile::tempdir().expect("dir");
     let path = closed_store(dir.path());
     let before = {
@@ -640,6 +776,7 @@ fn a_store_without_postings_facts_or_marker_is_rebuilt_exactly_on_open() {
     with_raw_db(&path, |txn| {
         assert!(txn.delete_table(POSTINGS).expect("delete postings"));
         assert!(txn.delete_table(FACTS).expect("delete facts"));
+        assert!(txn.delete_table(HAYSTACKS).expect("delete haystacks"));
         let mut meta = txn.open_table(META).expect("meta");
         assert!(meta.remove(KEY_INDEX).expect("remove").is_some());
     });
@@ -686,6 +823,7 @@ fn a_damaged_search_record_and_an_orphan_are_repaired_by_the_rebuild() {
                 .is_none()
         );
         drop(records);
+        assert!(txn.delete_table(HAYSTACKS).expect("delete haystacks"));
         let mut meta = txn.open_table(META).expect("meta");
         meta.remove(KEY_INDEX).expect("remove");
     });
@@ -698,6 +836,29 @@ fn a_damaged_search_record_and_an_orphan_are_repaired_by_the_rebuild() {
     let record = SearchRecord::decode(records.get(damaged).expect("get").expect("kept").value())
         .expect("repaired");
     assert_eq!(record.id, "n0301");
+}
+
+#[test]
+fn a_store_of_index_version_1_gains_its_haystacks_on_open() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = closed_store(dir.path());
+    let before = {
+        let store = Store::open(&path).expect("open");
+        brute_force(&store)
+    };
+    // what a store written before the haystacks table existed holds
+    with_raw_db(&path, |txn| {
+        assert!(txn.delete_table(HAYSTACKS).expect("delete haystacks"));
+        let mut meta = txn.open_table(META).expect("meta");
+        let old = meta
+            .insert(KEY_INDEX, 1u32.to_le_bytes().as_slice())
+            .expect("insert");
+        assert!(old.is_some(), "the store had no index marker");
+    });
+    assert!(!has_index(&path).1, "version 1 taken for the current index");
+    let store = Store::open(&path).expect("reopen");
+    assert_index_exact(&store, "after opening a version 1 store");
+    assert_eq!(brute_force(&store), before, "the memories changed");
 }
 
 #[test]
@@ -762,36 +923,79 @@ fn replace_blocks(txn: &redb::WriteTransaction, term: &str, blocks: &[(u32, Vec<
     }
 }
 
+/// The haystacks of every slot of a stored chunk in a closed store file.
+fn raw_chunk(txn: &redb::WriteTransaction, chunk: u32) -> Vec<Haystacks> {
+    let table = txn.open_table(HAYSTACKS).expect("haystacks");
+    let bytes = table.get(chunk).expect("get").expect("chunk stored");
+    let c = Chunk::parse(bytes.value()).expect("chunk parses");
+    (0..haystacks::CHUNK_DOCS as usize)
+        .map(|s| Haystacks {
+            literal: c.literal(s).to_vec(),
+            fuzzy: c.fuzzy(s).to_vec(),
+        })
+        .collect()
+}
+
+fn put_chunk(txn: &redb::WriteTransaction, chunk: u32, docs: &[Haystacks]) {
+    let mut table = txn.open_table(HAYSTACKS).expect("haystacks");
+    table
+        .insert(chunk, haystacks::encode(docs).as_slice())
+        .expect("insert");
+}
+
+/// The first slot of `docs` whose document holds a memory (`true`) or holds none.
+fn slot_where(docs: &[Haystacks], holds_memory: bool) -> usize {
+    docs.iter()
+        .position(|h| h.literal.is_empty() != holds_memory)
+        .expect("such a slot")
+}
+
+/// The text of a caught panic.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else {
+        String::new()
+    }
+}
+
 #[test]
 fn the_checker_notices_every_kind_of_damage() {
     let dir = tempfile::tempdir().expect("dir");
     let original = closed_store(dir.path());
     type Damage = fn(&redb::WriteTransaction);
-    let damages: [(&str, Damage); 8] = [
-        ("a frequency off by one", |txn| {
+    // each damage with the words of the assertion meant to catch it
+    let damages: [(&str, &[&str], Damage); 14] = [
+        ("a frequency off by one", &["postings of `group3`"], |txn| {
             let mut blocks = raw_blocks(txn, "group3");
             blocks[0].1[0].1 += 1;
             replace_blocks(txn, "group3", &blocks);
         }),
-        ("a posting missing", |txn| {
+        ("a posting missing", &["postings of `shared`"], |txn| {
             let mut blocks = raw_blocks(txn, "shared");
             blocks[1].1.pop();
             replace_blocks(txn, "shared", &blocks);
         }),
-        ("a term in no memory", |txn| {
+        ("a term in no memory", &["terms not in any memory"], |txn| {
             replace_blocks(txn, "zz_absent", &[(1, vec![(1, 1)])]);
         }),
-        ("an empty block", |txn| {
+        ("an empty block", &["(group4, 650) is empty"], |txn| {
             let mut blocks = raw_blocks(txn, "group4");
             blocks.push((650, Vec::new()));
             replace_blocks(txn, "group4", &blocks);
         }),
-        ("a block keyed before its first document", |txn| {
-            let mut blocks = raw_blocks(txn, "shared");
-            blocks[1].0 -= 1;
-            replace_blocks(txn, "shared", &blocks);
-        }),
-        ("a block too large", |txn| {
+        (
+            "a block keyed before its first document",
+            &["is keyed wrong"],
+            |txn| {
+                let mut blocks = raw_blocks(txn, "shared");
+                blocks[1].0 -= 1;
+                replace_blocks(txn, "shared", &blocks);
+            },
+        ),
+        ("a block too large", &[") holds "], |txn| {
             let all: Vec<Posting> = raw_blocks(txn, "shared")
                 .into_iter()
                 .flat_map(|b| b.1)
@@ -799,21 +1003,83 @@ fn the_checker_notices_every_kind_of_damage() {
             assert!(all.len() > MAX_BLOCK);
             replace_blocks(txn, "shared", &[(all[0].0, all)]);
         }),
-        ("blocks out of order", |txn| {
-            let mut blocks = raw_blocks(txn, "shared");
-            let moved = blocks[0].1.remove(0);
-            blocks[0].0 = blocks[0].1[0].0;
-            blocks[1].1.insert(0, moved);
-            blocks[1].1.sort_unstable();
-            blocks[1].0 = blocks[1].1[0].0;
-            replace_blocks(txn, "shared", &blocks);
-        }),
-        ("a facts chunk missing", |txn| {
+        (
+            "blocks out of order",
+            &["starts at or before the previous block's end"],
+            |txn| {
+                let mut blocks = raw_blocks(txn, "shared");
+                let moved = blocks[0].1.remove(0);
+                blocks[0].0 = blocks[0].1[0].0;
+                blocks[1].1.insert(0, moved);
+                blocks[1].1.sort_unstable();
+                blocks[1].0 = blocks[1].1[0].0;
+                replace_blocks(txn, "shared", &blocks);
+            },
+        ),
+        ("a facts chunk missing", &[": facts\n"], |txn| {
             let mut facts = txn.open_table(FACTS).expect("facts");
             facts.remove(0).expect("remove").expect("chunk 0 stored");
         }),
+        (
+            "a wrong literal text",
+            &["literal haystack of document", "in the haystacks table"],
+            |txn| {
+                let mut docs = raw_chunk(txn, 0);
+                let s = slot_where(&docs, true);
+                docs[s].literal.extend_from_slice(b" extra");
+                put_chunk(txn, 0, &docs);
+            },
+        ),
+        (
+            "a wrong fuzzy text",
+            &["fuzzy haystack of document", "in the haystacks table"],
+            |txn| {
+                let mut docs = raw_chunk(txn, 1);
+                let s = slot_where(&docs, true);
+                docs[s].fuzzy.insert(0, b'z');
+                put_chunk(txn, 1, &docs);
+            },
+        ),
+        (
+            "text where no memory is",
+            &["holds no memory but has haystacks in the haystacks table"],
+            |txn| {
+                let mut docs = raw_chunk(txn, 0);
+                let s = slot_where(&docs, false);
+                docs[s].fuzzy = b"ghost".to_vec();
+                put_chunk(txn, 0, &docs);
+            },
+        ),
+        (
+            "a haystacks chunk missing",
+            &["haystacks chunks stored"],
+            |txn| {
+                let mut table = txn.open_table(HAYSTACKS).expect("haystacks");
+                table.remove(1).expect("remove").expect("chunk 1 stored");
+            },
+        ),
+        (
+            "a haystacks chunk of empty slots",
+            &["haystacks chunks stored"],
+            |txn| {
+                let empty = vec![Haystacks::default(); haystacks::CHUNK_DOCS as usize];
+                put_chunk(txn, 7, &empty);
+            },
+        ),
+        (
+            "an undecodable haystacks chunk",
+            &["haystacks chunk 2 cannot be decoded"],
+            |txn| {
+                let mut table = txn.open_table(HAYSTACKS).expect("haystacks");
+                let mut bytes = table.get(2).expect("get").expect("stored").value().to_vec();
+                bytes.pop();
+                table.insert(2, bytes.as_slice()).expect("insert");
+            },
+        ),
     ];
-    for (name, damage) in damages {
+    for (name, words, damage) in damages {
+        // the damage's name must not itself say what the assertion says
+        assert!(words.iter().all(|w| !name.contains(w)), "{name}");
         let path = dir.path().join("damaged.redb");
         std::fs::copy(&original, &path).expect("copy");
         with_raw_db(&path, damage);
@@ -821,7 +1087,12 @@ fn the_checker_notices_every_kind_of_damage() {
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             assert_index_exact(&store, name);
         }));
-        assert!(caught.is_err(), "not noticed: {name}");
+        let payload = caught.expect_err(&format!("not noticed: {name}"));
+        let text = panic_text(payload.as_ref());
+        assert!(
+            words.iter().all(|w| text.contains(w)),
+            "{name} was caught by another assertion than {words:?}: {text}"
+        );
     }
     // the undamaged copy passes, so each failure above is the damage's
     let path = dir.path().join("undamaged.redb");

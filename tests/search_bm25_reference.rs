@@ -25,7 +25,9 @@ fn bm25_scores_equal_the_reference_on_cranfield() {
         return;
     }
     let memories = cranfield::memories(&c);
-    assert_eq!(memories.len(), 1400);
+    // two of the 1400 documents are empty and cannot be memories
+    assert_eq!(c.docs.len(), 1400);
+    assert_eq!(memories.len(), 1398);
     assert_eq!(c.queries.len(), 225);
     let (dir, store) = search_support::store_with(&memories);
     let searcher = Searcher::load(&store.read().unwrap()).unwrap();

@@ -28,6 +28,9 @@ fn id(i: usize) -> String {
 #[derive(Debug, Clone)]
 struct Seed {
     body: Vec<usize>,
+    /// The body breaks into a second line after its first word (fuzzy sees only the
+    /// first line), and the memory carries a title and a tag from the vocabulary.
+    shape: Option<(usize, usize)>,
     ty: usize,
     created: i64,
     deleted: bool,
@@ -37,13 +40,15 @@ struct Seed {
 fn seed() -> impl Strategy<Value = Seed> {
     (
         prop::collection::vec(0..WORDS.len(), 1..5),
+        prop::option::weighted(0.4, (0..WORDS.len(), 0..WORDS.len())),
         prop::sample::select(&[0usize, 0, 0, 1, 2][..]),
         0..4i64,
         prop::bool::weighted(0.2),
         prop::option::weighted(0.3, 0..POOL + 2),
     )
-        .prop_map(|(body, ty, created, deleted, link)| Seed {
+        .prop_map(|(body, shape, ty, created, deleted, link)| Seed {
             body,
+            shape,
             ty,
             created,
             deleted,
@@ -52,18 +57,21 @@ fn seed() -> impl Strategy<Value = Seed> {
 }
 
 fn memory(i: usize, s: &Seed) -> Memory {
-    let body = s
-        .body
-        .iter()
-        .map(|&w| WORDS[w])
-        .collect::<Vec<_>>()
-        .join(" ");
+    let words: Vec<&str> = s.body.iter().map(|&w| WORDS[w]).collect();
+    let body = match s.shape {
+        Some(_) => format!("{}\n{}", words[0], words[1..].join(" ")),
+        None => words.join(" "),
+    };
     let mut m = Memory::new(
         id(i),
         body,
         Timestamp(1_700_000_000_000_000_000 + s.created),
     );
     m.memory_type = TYPES[s.ty].to_string();
+    if let Some((title, tag)) = s.shape {
+        m.title = Some(format!("{} notes", WORDS[title]));
+        m.tags = vec![WORDS[tag].to_string()];
+    }
     if s.deleted {
         m.deleted_at = Some(Timestamp(1_800_000_000_000_000_000));
     }
@@ -124,7 +132,7 @@ fn request() -> impl Strategy<Value = SearchRequest> {
     ];
     (
         prop::sample::select(queries),
-        prop::sample::select(&[Engine::Bm25, Engine::Bm25, Engine::Literal][..]),
+        prop::sample::select(&[Engine::Bm25, Engine::Literal, Engine::Fuzzy][..]),
         prop::sample::select(&[BrowseMode::Relevance, BrowseMode::Time, BrowseMode::Rating][..]),
         prop::option::of(prop::sample::select(&[Order::Asc, Order::Desc][..])),
         (0..4usize, 1..12usize),
@@ -207,6 +215,7 @@ fn the_common_requests_take_the_quick_path() {
     let seeds: Vec<Seed> = (0..POOL)
         .map(|i| Seed {
             body: vec![i % WORDS.len(), 3],
+            shape: (i % 3 == 0).then_some((i % 5, 2)),
             ty: i % 3,
             created: (i % 4) as i64,
             deleted: i % 7 == 0,
@@ -240,11 +249,32 @@ fn the_common_requests_take_the_quick_path() {
     );
     let reader = store.read().expect("read");
     assert!(quick::answer(&reader, &rating).expect("quick").is_none());
+    // BM25 without a ranked match falls back to literal matches, here none
     let unmatched = SearchRequest {
         query: "nothing_here".into(),
+        ..bm25.clone()
+    };
+    let none = quick::answer(&reader, &unmatched)
+        .expect("quick")
+        .expect("answer");
+    assert_eq!((none.total, none.hits.len()), (0, 0));
+    // a word of one letter is no BM25 token: the literal fallback and its notice
+    let fallback = SearchRequest {
+        query: "x".into(),
         ..bm25
     };
-    assert!(quick::answer(&reader, &unmatched).expect("quick").is_none());
+    let literal = quick::answer(&reader, &fallback)
+        .expect("quick")
+        .expect("answer");
+    assert_eq!(
+        literal,
+        Searcher::load(&reader).expect("load").search(&fallback)
+    );
+    assert!(literal.total > 0);
+    assert_eq!(
+        literal.notice.as_deref(),
+        Some(memlens::search::bm25::FALLBACK_NOTICE)
+    );
     let got = quick::answer(&reader, &browse)
         .expect("quick")
         .expect("answer");

@@ -189,3 +189,39 @@ fn metadata_is_kept_and_the_format_keys_are_protected() {
     assert_eq!(r.meta("demo").unwrap().as_deref(), Some(&b"yes"[..]));
     assert_eq!(r.meta("nothing").unwrap(), None);
 }
+
+/// A memory the store could not read back as given (a rule broken, or not normalised)
+/// is refused by `put` with its id named, and the transaction can still commit what
+/// was valid.
+#[test]
+fn a_memory_that_would_not_read_back_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    let good = Memory::new("good", "fine body", Timestamp(1));
+    let mut upper = Memory::new("upper", "body", Timestamp(2));
+    upper.memory_type = "Decision".into();
+    let mut padded = Memory::new("padded", "body", Timestamp(3));
+    padded.title = Some("   ".into());
+    let mut tags = Memory::new("tags", "body", Timestamp(4));
+    tags.tags = vec!["a".into(), " a".into()];
+    let mut w = store.write().unwrap();
+    w.put(&good).unwrap();
+    for bad in [&upper, &padded, &tags] {
+        let err = w.put(bad).expect_err("must refuse");
+        assert!(
+            matches!(&err, StoreError::Invalid { id, .. } if *id == bad.id),
+            "{err}"
+        );
+        assert!(err.to_string().contains(&bad.id), "{err}");
+    }
+    w.commit().unwrap();
+    let stored: Vec<String> = store
+        .read()
+        .unwrap()
+        .memories()
+        .unwrap()
+        .into_iter()
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(stored, vec!["good".to_string()]);
+}

@@ -9,14 +9,17 @@
 //! - [`postings::POSTINGS`]: the inverted index, each term's documents with their
 //!   frequencies in blocks of consecutive documents;
 //! - [`facts::FACTS`]: per document, what the default filters and BM25's statistics
-//!   need (deleted, session recap, length, created_at), packed in chunks.
+//!   need (deleted, session recap, length, created_at), packed in chunks;
+//! - [`haystacks::HAYSTACKS`]: the literal and fuzzy haystacks, packed in chunks, for
+//!   literal and fuzzy queries that read only the text they search.
 //!
-//! Postings and facts changes are gathered in a [`PendingIndex`] and written when the
+//! Postings, facts and haystack changes are gathered in a [`PendingIndex`] and written when the
 //! transaction commits, so an import touches each term's blocks once, while a single
 //! curation write rewrites one small block per changed term. A store written before the
 //! postings existed has them rebuilt once when it is opened ([`rebuild`]).
 
 pub mod facts;
+pub mod haystacks;
 mod pending;
 pub mod postings;
 mod prepare;
@@ -41,6 +44,7 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.open_table(SEARCH_DOCS)?;
     txn.open_table(postings::POSTINGS)?;
     txn.open_table(facts::FACTS)?;
+    txn.open_table(haystacks::HAYSTACKS)?;
     Ok(())
 }
 

@@ -2,12 +2,14 @@
 //! a transaction that stores many memories (an import) touches each term's blocks and
 //! each facts chunk once, not once per memory.
 
+use super::SEARCH_DOCS;
 use super::facts::{self, FACTS, Fact};
+use super::haystacks::{self, HAYSTACKS, Haystacks};
 use super::postings::{self, POSTINGS, Posting};
 use super::record::RecordView;
 use super::terms::TermIds;
 use crate::search::SESSION_RECAP;
-use redb::{ReadableTableMetadata, WriteTransaction};
+use redb::{ReadableTable, ReadableTableMetadata, StorageError, WriteTransaction};
 
 /// The postings and facts changes of one write transaction, not yet written.
 #[derive(Debug, Default)]
@@ -21,6 +23,8 @@ pub struct PendingIndex {
     log: Vec<(u32, u32, u32)>,
     /// (document, new fact; `None` = removed), in the order they happened.
     facts: Vec<(u32, Option<Fact>)>,
+    /// Every document whose haystacks changed (read back from its record at flush).
+    docs: Vec<u32>,
 }
 
 /// The terms of a stored record with their frequencies (sorted by term).
@@ -43,7 +47,7 @@ fn fact_of(r: &RecordView<'_>) -> Fact {
 impl PendingIndex {
     /// True when nothing is waiting to be written.
     pub fn is_empty(&self) -> bool {
-        self.log.is_empty() && self.facts.is_empty()
+        self.log.is_empty() && self.facts.is_empty() && self.docs.is_empty()
     }
 
     fn edit(&mut self, term: &str, doc: u32, tf: u32) {
@@ -61,6 +65,7 @@ impl PendingIndex {
                 self.edit(term, doc, tf);
             }
             self.facts.push((doc, Some(fact_of(new))));
+            self.docs.push(doc);
             return;
         }
         let mut old_terms = old.map(terms).into_iter().flatten().peekable();
@@ -88,6 +93,10 @@ impl PendingIndex {
                     new_terms.next();
                 }
             }
+        }
+        let old_text = old.map(|r| (r.literal, r.fuzzy));
+        if old_text != new.map(|r| (r.literal, r.fuzzy)) {
+            self.docs.push(doc);
         }
         let fact = new.map(fact_of);
         if old.is_none() || fact != old.map(fact_of) {
@@ -136,6 +145,36 @@ impl PendingIndex {
         let mut changes = std::mem::take(&mut self.facts);
         last_per_doc(&mut changes);
         facts::apply(&mut txn.open_table(FACTS)?, &changes)?;
+        self.flush_haystacks(txn)
+    }
+
+    /// Rewrites the haystack chunks of every changed document from its stored record.
+    fn flush_haystacks(&mut self, txn: &WriteTransaction) -> Result<(), redb::Error> {
+        let mut docs = std::mem::take(&mut self.docs);
+        docs.sort_unstable();
+        docs.dedup();
+        let records = txn.open_table(SEARCH_DOCS)?;
+        let mut changes = Vec::with_capacity(docs.len());
+        for doc in docs {
+            let h = match records.get(doc)? {
+                Some(bytes) => match RecordView::parse(bytes.value()) {
+                    Some(view) => Haystacks {
+                        literal: view.literal.to_vec(),
+                        fuzzy: view.fuzzy.as_bytes().to_vec(),
+                    },
+                    None => {
+                        return Err(StorageError::Corrupted(format!(
+                            "search record {doc} cannot be decoded"
+                        ))
+                        .into());
+                    }
+                },
+                None => Haystacks::default(),
+            };
+            changes.push((doc, h));
+        }
+        drop(records);
+        haystacks::apply(&mut txn.open_table(HAYSTACKS)?, &changes)?;
         Ok(())
     }
 }

@@ -3,6 +3,7 @@
 //! says the index of a store is complete.
 
 use super::facts::FACTS;
+use super::haystacks::HAYSTACKS;
 use super::postings::POSTINGS;
 use super::{PendingIndex, RecordView, SEARCH_DOCS, record_bytes};
 use crate::store::tables::{MEMORIES, META, decode};
@@ -11,7 +12,7 @@ use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransa
 /// `META` key of the index version; present only when postings and facts are complete.
 pub const KEY_INDEX: &str = "index_version";
 /// The version of the persisted postings and facts this build writes.
-pub const INDEX_VERSION: u32 = 1;
+pub const INDEX_VERSION: u32 = 2;
 
 /// True when the snapshot's postings and facts are complete and of this version, so
 /// queries may read them instead of loading every memory.
@@ -37,8 +38,10 @@ pub(crate) fn stamp(txn: &WriteTransaction) -> Result<(), redb::Error> {
 pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.delete_table(POSTINGS)?;
     txn.delete_table(FACTS)?;
+    txn.delete_table(HAYSTACKS)?;
     txn.open_table(POSTINGS)?;
     txn.open_table(FACTS)?;
+    txn.open_table(HAYSTACKS)?;
     let mut pending = PendingIndex::default();
     {
         let memories = txn.open_table(MEMORIES)?;

@@ -91,6 +91,22 @@ impl Memory {
         }
     }
 
+    /// True when [`normalise`](Self::normalise) would leave this memory as it is.
+    pub fn is_normalised(&self) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        let tags = self
+            .tags
+            .iter()
+            .all(|t| !t.is_empty() && t.trim() == t && seen.insert(t.as_str()));
+        let title = self
+            .title
+            .as_deref()
+            .is_none_or(|t| !t.is_empty() && t.trim() == t);
+        let module = self.module.as_deref().is_none_or(|m| !m.trim().is_empty());
+        let kinds = self.relationships.iter().all(|r| !r.kind.trim().is_empty());
+        tags && title && module && kinds && !self.memory_type.is_empty()
+    }
+
     /// Every rule this memory breaks; empty when it is valid.
     pub fn validate(&self) -> Vec<FieldError> {
         let mut errors = Vec::new();

@@ -42,7 +42,7 @@ pub(crate) struct ByteArena {
 }
 
 impl ByteArena {
-    fn new() -> ByteArena {
+    pub(crate) fn new() -> ByteArena {
         ByteArena {
             bytes: Vec::new(),
             starts: vec![0],
@@ -141,8 +141,12 @@ pub(crate) struct Corpus {
     pub composites: OnceLock<Vec<Column>>,
     pub relationship_count: Vec<u32>,
     pub lengths: Vec<u32>,
-    /// Each slot's stored term section (terms with frequencies), for BM25 by scanning.
+    /// Each slot's stored term section (terms with frequencies), for BM25 by scanning;
+    /// empty sections when `holds_terms` is false.
     pub terms: ByteArena,
+    /// False when BM25 reads the persisted postings of the searcher's snapshot instead
+    /// of terms held here (a searcher opened on a store whose index is current).
+    pub holds_terms: bool,
     /// The inverted index, built from `terms` on first need (see `Searcher::warm`).
     pub postings: OnceLock<Postings>,
     /// Slot → position in the order created_at desc, id asc (every tie-break).
@@ -169,7 +173,16 @@ impl Corpus {
             literal: ByteArena::new(),
             fuzzy: Arena::new(),
             feel: (0..FEEL_COUNT).map(|_| Column::default()).collect(),
+            holds_terms: true,
             ..Corpus::default()
+        }
+    }
+
+    /// An empty corpus that keeps no terms (BM25 reads persisted postings).
+    pub fn without_terms() -> Corpus {
+        Corpus {
+            holds_terms: false,
+            ..Corpus::new()
         }
     }
 
@@ -221,7 +234,11 @@ impl Corpus {
             push_opt(&mut self.feel[i], slot, *v);
         }
         self.lengths.push(rec.length);
-        self.terms.push(rec.term_section());
+        self.terms.push(if self.holds_terms {
+            rec.term_section()
+        } else {
+            &[]
+        });
         for t in &rec.targets {
             self.targets.push(t);
         }

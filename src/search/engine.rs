@@ -54,7 +54,8 @@ pub(crate) struct EngineOutcome {
 
 /// Runs `engine` with `query` over `set` (ascending slots of the filtered memories).
 /// `within`, when given, is a subset of `set` known to hold every literal (all words)
-/// or fuzzy match, from a previous query the new one extends.
+/// or fuzzy match, from a previous query the new one extends. `snapshot` is the store
+/// snapshot the corpus was read from, when kept (BM25 reads its postings).
 pub(crate) fn run(
     c: &Corpus,
     set: &[u32],
@@ -62,11 +63,12 @@ pub(crate) fn run(
     within: Option<&[u32]>,
     engine: Engine,
     query: &str,
+    snapshot: Option<&crate::store::StoreReader>,
 ) -> EngineOutcome {
     match engine {
         Engine::Literal => run_literal(c, set, within, query, None),
         Engine::Bm25 => {
-            let matches = bm25::search(c, set, member, &query_tokens(query));
+            let matches = bm25::search(c, set, member, &query_tokens(query), snapshot);
             if matches.is_empty() {
                 run_literal(c, set, None, query, Some(bm25::FALLBACK_NOTICE))
             } else {
@@ -94,7 +96,18 @@ fn run_literal(
     query: &str,
     fallback: Option<&'static str>,
 ) -> EngineOutcome {
-    let found = literal::search(c, set, within, &literal_words(query));
+    literal_outcome(
+        literal::search(c, set, within, &literal_words(query)),
+        fallback,
+    )
+}
+
+/// The outcome of a literal search: its notice (`fallback`'s when it stands in for
+/// BM25) and match quality.
+pub(crate) fn literal_outcome(
+    found: literal::LiteralOutcome,
+    fallback: Option<&'static str>,
+) -> EngineOutcome {
     let notice = if found.matches.is_empty() {
         None
     } else if fallback.is_some() {

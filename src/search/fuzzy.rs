@@ -7,13 +7,20 @@ use crate::search::skim::FuzzyPattern;
 
 /// Scores every memory of `set` (ascending slots) with `query` as the pattern.
 pub(crate) fn search(c: &Corpus, set: &[u32], query: &str) -> Vec<Match> {
+    search_in(set, query, |slot| c.fuzzy.get(slot as usize))
+}
+
+/// [`search`] over any haystacks: `hay` gives the fuzzy haystack of each number in `set`.
+pub(crate) fn search_in<'h>(
+    set: &[u32],
+    query: &str,
+    hay: impl Fn(u32) -> &'h str + Sync,
+) -> Vec<Match> {
     let pattern = FuzzyPattern::new(query);
     scan(set, |slot| {
-        pattern
-            .score(c.fuzzy.get(slot as usize))
-            .map(|score| Match {
-                slot,
-                score: score as f64,
-            })
+        pattern.score(hay(slot)).map(|score| Match {
+            slot,
+            score: score as f64,
+        })
     })
 }

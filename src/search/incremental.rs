@@ -33,7 +33,11 @@ impl Searcher {
         fresh.sort_unstable_by_key(|f| f.doc);
         let old = &self.corpus;
         // The changed memories as they are now, numbering new names after the old ones.
-        let mut new = Corpus::new();
+        let mut new = if old.holds_terms {
+            Corpus::new()
+        } else {
+            Corpus::without_terms()
+        };
         new.type_names = old.type_names.clone();
         new.module_names = old.module_names.clone();
         new.tag_names = old.tag_names.clone();
@@ -44,6 +48,7 @@ impl Searcher {
         let pieces = pieces(old, &new, &changed);
         let n = old.len() - changed.len().min(old.len()) + new.len();
         let mut corpus = splice(&pieces, n, keeps_raw);
+        corpus.holds_terms = old.holds_terms;
         corpus.type_names = std::mem::take(&mut new.type_names);
         corpus.module_names = std::mem::take(&mut new.module_names);
         corpus.tag_names = std::mem::take(&mut new.tag_names);

@@ -38,10 +38,21 @@ pub(crate) fn search(
     within: Option<&[u32]>,
     words: &[String],
 ) -> LiteralOutcome {
+    search_in(set, within, words, |slot| c.literal.get(slot as usize))
+}
+
+/// [`search`] over any haystacks: `hay` gives the lowercased literal haystack of each
+/// number in `set`.
+pub(crate) fn search_in<'h>(
+    set: &[u32],
+    within: Option<&[u32]>,
+    words: &[String],
+    hay: impl Fn(u32) -> &'h [u8] + Sync,
+) -> LiteralOutcome {
     let finders: Vec<Finder<'_>> = words.iter().map(|w| Finder::new(w.as_bytes())).collect();
     let all = words.len() as f64;
     let mut matches = scan(within.unwrap_or(set), |slot| {
-        let hay = c.literal.get(slot as usize);
+        let hay = hay(slot);
         finders
             .iter()
             .all(|f| f.find(hay).is_some())
@@ -54,13 +65,39 @@ pub(crate) fn search(
         };
     }
     matches = scan(set, |slot| {
-        let hay = c.literal.get(slot as usize);
+        let hay = hay(slot);
         let n = finders.iter().filter(|f| f.find(hay).is_some()).count();
         (n > 0).then_some(Match {
             slot,
             score: n as f64,
         })
     });
+    let partial = !matches.is_empty();
+    LiteralOutcome { matches, partial }
+}
+
+/// The outcome of [`search_in`] over a whole set, given how many of the `words` each
+/// memory contains, as (number, count) pairs in ascending numbers: every word first,
+/// any word when no memory has them all.
+pub(crate) fn from_counts(counts: &[(u32, u32)], words: usize) -> LiteralOutcome {
+    let with = |keep: &dyn Fn(u32) -> bool| -> Vec<Match> {
+        counts
+            .iter()
+            .filter(|&&(_, n)| keep(n))
+            .map(|&(slot, n)| Match {
+                slot,
+                score: f64::from(n),
+            })
+            .collect()
+    };
+    let all = with(&|n| n as usize == words);
+    if !all.is_empty() || words < 2 {
+        return LiteralOutcome {
+            matches: all,
+            partial: false,
+        };
+    }
+    let matches = with(&|n| n > 0);
     let partial = !matches.is_empty();
     LiteralOutcome { matches, partial }
 }

@@ -85,7 +85,15 @@ impl Searcher {
                 for &s in &set {
                     member[s as usize] = true;
                 }
-                crate::search::engine::run(c, &set, &member, Some(&[]), req.engine, &req.query)
+                crate::search::engine::run(
+                    c,
+                    &set,
+                    &member,
+                    Some(&[]),
+                    req.engine,
+                    &req.query,
+                    self.snapshot(),
+                )
             }
         };
         self.remember(req, &outcome);

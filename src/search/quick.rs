@@ -1,20 +1,24 @@
 //! Answers read straight from the persisted index, without loading the store: the
-//! time-ordered list and BM25 relevance under the default filters (any `deleted`
-//! choice). Only the page's memories are decoded, so the cost follows the number of
-//! memories a query touches, not the size of the store. Any other request, a store
-//! whose index is not current, or a BM25 query without a ranked hit (which falls back
-//! to literal matches) is left to [`Searcher`](crate::search::Searcher): this module
-//! answers `None` and never a different list.
+//! time-ordered list, and literal, BM25 and fuzzy relevance, under the default filters
+//! (any `deleted` choice). The facts give the filtered set, the postings BM25's
+//! statistics and matches, the haystack chunks the text literal and fuzzy search, and
+//! only the page's memories are decoded. Any other request (another mode or filter, or
+//! a store whose index is not current or is damaged) is left to
+//! [`Searcher`](crate::search::Searcher): this module answers `None` then, and never a
+//! different list.
 
 use crate::index::facts::{self, FACTS, Fact};
+use crate::index::haystacks::{self, HAYSTACKS};
 use crate::index::index_is_current;
-use crate::index::postings::{self, POSTINGS};
-use crate::index::tokenize::query_tokens;
-use crate::search::bm25;
+use crate::index::tokenize::{literal_words, query_tokens};
+use crate::search::corpus::ByteArena;
 use crate::search::request::{
-    BrowseMode, DeletedFilter, Engine, Filters, Hit, Order, SearchRequest, SearchResponse,
+    BrowseMode, DeletedFilter, Engine, Filters, Hit, MatchQuality, Order, SearchRequest,
+    SearchResponse,
 };
+use crate::search::{bm25, engine, fuzzy, literal};
 use crate::store::{StoreError, StoreReader, StoreResult};
+use memchr::memmem::Finder;
 use std::cmp::Ordering;
 
 /// A candidate for the page: its document, relevance (0 when browsing) and created_at.
@@ -29,8 +33,16 @@ struct Candidate {
 enum Plan {
     /// No query: by created_at in this direction.
     Browse(Order),
-    /// BM25 relevance with these distinct query tokens.
-    Bm25(Vec<String>),
+    /// BM25 relevance with these distinct query tokens, or literal relevance with these
+    /// words when nothing ranks.
+    Bm25 {
+        terms: Vec<String>,
+        words: Vec<String>,
+    },
+    /// Literal relevance with these distinct lowercased words.
+    Literal(Vec<String>),
+    /// Fuzzy relevance with this pattern.
+    Fuzzy(String),
 }
 
 fn plan(req: &SearchRequest) -> Option<Plan> {
@@ -49,12 +61,25 @@ fn plan(req: &SearchRequest) -> Option<Plan> {
             _ => None,
         };
     }
-    let relevance = req.mode == BrowseMode::Relevance && req.order != Some(Order::Asc);
-    if req.engine != Engine::Bm25 || !relevance {
+    if req.mode != BrowseMode::Relevance || req.order == Some(Order::Asc) {
         return None;
     }
-    let terms = query_tokens(&req.query);
-    (!terms.is_empty()).then_some(Plan::Bm25(terms))
+    Some(match req.engine {
+        Engine::Bm25 => Plan::Bm25 {
+            terms: query_tokens(&req.query),
+            words: literal_words(&req.query),
+        },
+        Engine::Literal => Plan::Literal(literal_words(&req.query)),
+        Engine::Fuzzy => Plan::Fuzzy(req.query.clone()),
+    })
+}
+
+/// One page's worth of what an engine found, before the page is cut.
+struct Found {
+    sorted: Sorted,
+    scored: bool,
+    quality: Option<MatchQuality>,
+    notice: Option<&'static str>,
 }
 
 fn storage(reader: &StoreReader, e: impl std::fmt::Display) -> StoreError {
@@ -83,7 +108,7 @@ pub fn answer(reader: &StoreReader, req: &SearchRequest) -> StoreResult<Option<S
         }
     })
     .map_err(|e| storage(reader, e))?;
-    let (candidates, scored) = match plan {
+    let found = match plan {
         Plan::Browse(order) => {
             let c = kept
                 .iter()
@@ -93,14 +118,129 @@ pub fn answer(reader: &StoreReader, req: &SearchRequest) -> StoreResult<Option<S
                     created: f.created_at,
                 })
                 .collect::<Vec<_>>();
-            (Sorted::ByTime(order, c), false)
+            Some(Found {
+                sorted: Sorted::ByTime(order, c),
+                scored: false,
+                quality: None,
+                notice: None,
+            })
         }
-        Plan::Bm25(terms) => match score(reader, &kept, &terms)? {
-            Some(hits) if !hits.is_empty() => (Sorted::ByScore(hits), true),
-            _ => return Ok(None),
+        Plan::Bm25 { terms, words } => match score(reader, &kept, &terms)? {
+            Some(hits) if !hits.is_empty() => Some(Found {
+                sorted: Sorted::ByScore(hits),
+                scored: true,
+                quality: None,
+                notice: None,
+            }),
+            Some(_) => literal(reader, &kept, &words, Some(bm25::FALLBACK_NOTICE)),
+            None => None,
         },
+        Plan::Literal(words) => literal(reader, &kept, &words, None),
+        Plan::Fuzzy(pattern) => fuzzy(reader, &kept, &pattern),
     };
-    page(reader, candidates, scored, req.offset, req.limit)
+    match found {
+        Some(found) => page(reader, found, req.offset, req.limit),
+        None => Ok(None),
+    }
+}
+
+/// Calls `f` with the position in `kept`, the chunk and the slot in it of every kept
+/// memory, in order. `Some(true)` when every kept memory was found and `f` accepted
+/// each (returned true); `None` when the table cannot be read or a chunk is damaged.
+fn each_haystack(
+    reader: &StoreReader,
+    kept: &[(u32, Fact)],
+    mut f: impl FnMut(usize, &haystacks::Chunk<'_>, usize) -> bool,
+) -> Option<bool> {
+    let table = reader.txn().open_table(HAYSTACKS).ok()?;
+    let mut next = 0;
+    let mut accepted = true;
+    haystacks::for_each(&table, |chunk, c| {
+        let first = chunk * haystacks::CHUNK_DOCS;
+        while let Some(&(doc, _)) = kept.get(next) {
+            let slot = doc.wrapping_sub(first) as usize;
+            if doc < first || slot >= haystacks::CHUNK_DOCS as usize {
+                break;
+            }
+            accepted &= f(next, c, slot);
+            next += 1;
+        }
+    })
+    .ok()?;
+    Some(accepted && next == kept.len())
+}
+
+/// The fuzzy haystacks of the kept memories, in their order; `None` when one is missing
+/// or damaged.
+fn fuzzy_haystacks(reader: &StoreReader, kept: &[(u32, Fact)]) -> Option<ByteArena> {
+    let mut out = ByteArena::new();
+    let whole = each_haystack(reader, kept, |_, c, slot| {
+        out.push(c.fuzzy(slot));
+        !c.fuzzy(slot).is_empty()
+    })?;
+    (whole && std::str::from_utf8(&out.bytes).is_ok()).then_some(out)
+}
+
+/// The candidates of the matches an engine found among the kept memories.
+fn candidates(kept: &[(u32, Fact)], matches: Vec<engine::Match>) -> Vec<Candidate> {
+    matches
+        .into_iter()
+        .map(|m| {
+            let (doc, fact) = kept[m.slot as usize];
+            Candidate {
+                doc,
+                score: m.score,
+                created: fact.created_at,
+            }
+        })
+        .collect()
+}
+
+/// The literal engine over the kept memories (SPEC §3.2, with its OR fallback);
+/// `fallback` is the notice when it stands in for BM25.
+fn literal(
+    reader: &StoreReader,
+    kept: &[(u32, Fact)],
+    words: &[String],
+    fallback: Option<&'static str>,
+) -> Option<Found> {
+    // counted chunk by chunk as they are read: the text is never copied
+    let finders: Vec<Finder<'_>> = words.iter().map(|w| Finder::new(w.as_bytes())).collect();
+    let mut counts: Vec<(u32, u32)> = Vec::new();
+    let whole = each_haystack(reader, kept, |pos, c, slot| {
+        let hay = c.literal(slot);
+        let n = finders.iter().filter(|f| f.find(hay).is_some()).count() as u32;
+        if n > 0 {
+            counts.push((pos as u32, n));
+        }
+        !hay.is_empty()
+    })?;
+    if !whole {
+        return None;
+    }
+    let found = literal::from_counts(&counts, words.len());
+    let outcome = engine::literal_outcome(found, fallback);
+    Some(Found {
+        sorted: Sorted::ByScore(candidates(kept, outcome.matches)),
+        scored: outcome.scored,
+        quality: outcome.quality,
+        notice: outcome.notice,
+    })
+}
+
+/// The fuzzy engine over the kept memories.
+fn fuzzy(reader: &StoreReader, kept: &[(u32, Fact)], pattern: &str) -> Option<Found> {
+    let hay = fuzzy_haystacks(reader, kept)?;
+    let all: Vec<u32> = (0..kept.len() as u32).collect();
+    let matches = fuzzy::search_in(&all, pattern, |p| {
+        std::str::from_utf8(hay.get(p as usize)).unwrap_or_default()
+    });
+    Some(Found {
+        sorted: Sorted::ByScore(candidates(kept, matches)),
+        scored: true,
+        quality: None,
+        notice: None,
+    })
 }
 
 /// Whether a memory passes the default filters with this `deleted` choice (session
@@ -128,57 +268,26 @@ fn score(
     }
     let total: u64 = kept.iter().map(|(_, f)| u64::from(f.length)).sum();
     let avgdl = total as f64 / n;
-    let table = reader
-        .txn()
-        .open_table(POSTINGS)
-        .map_err(|e| storage(reader, e))?;
     // document → position in `kept`
     let last = kept.last().map_or(0, |(d, _)| *d as usize);
     let mut pos_of = vec![u32::MAX; last + 1];
     for (pos, (doc, _)) in kept.iter().enumerate() {
         pos_of[*doc as usize] = pos as u32;
     }
-    // (position in `kept`, tf of each query term), in the order first found
-    let mut found: Vec<(usize, Vec<u32>)> = Vec::new();
-    let mut at = vec![u32::MAX; kept.len()];
-    let mut df = vec![0usize; terms.len()];
-    for (k, term) in terms.iter().enumerate() {
-        let Some(list) = postings::read_term(&table, term).map_err(|e| storage(reader, e))? else {
-            return Ok(None);
-        };
-        for (doc, tf) in list {
-            let pos = pos_of.get(doc as usize).copied().unwrap_or(u32::MAX);
-            if pos == u32::MAX {
-                continue;
-            }
-            df[k] += 1;
-            let i = &mut at[pos as usize];
-            if *i == u32::MAX {
-                *i = found.len() as u32;
-                found.push((pos as usize, vec![0; terms.len()]));
-            }
-            found[*i as usize].1[k] = tf;
-        }
-    }
-    let idfs: Vec<f64> = df.iter().map(|&d| bm25::idf(n, d as f64)).collect();
-    let hits = found
-        .into_iter()
-        .filter_map(|(pos, tfs)| {
-            let (doc, fact) = kept[pos];
-            let dl = f64::from(fact.length);
-            let mut score = 0.0;
-            for (&tf, &w) in tfs.iter().zip(&idfs) {
-                if tf > 0 {
-                    score += bm25::term_score(w, f64::from(tf), dl, avgdl);
-                }
-            }
-            (score > 0.0).then_some(Candidate {
-                doc,
-                score,
-                created: fact.created_at,
-            })
-        })
-        .collect();
+    let keep = |doc: u32| pos_of.get(doc as usize).copied().filter(|&p| p != u32::MAX);
+    let Some(found) = bm25::gather_persisted(reader, terms, kept.len(), keep) else {
+        return Ok(None);
+    };
+    let hits = bm25::rank(found, n, avgdl, |pos| {
+        f64::from(kept[pos as usize].1.length)
+    })
+    .into_iter()
+    .map(|(pos, score)| Candidate {
+        doc: kept[pos as usize].0,
+        score,
+        created: kept[pos as usize].1.created_at,
+    })
+    .collect();
     Ok(Some(hits))
 }
 
@@ -211,11 +320,16 @@ fn before(sorted: &Sorted) -> impl Fn(&Candidate, &Candidate) -> Ordering + use<
 /// time, and those tied with its last one (their ids decide).
 fn page(
     reader: &StoreReader,
-    sorted: Sorted,
-    scored: bool,
+    found: Found,
     offset: usize,
     limit: usize,
 ) -> StoreResult<Option<SearchResponse>> {
+    let Found {
+        sorted,
+        scored,
+        quality,
+        notice,
+    } = found;
     let cmp = before(&sorted);
     let (Sorted::ByTime(_, mut all) | Sorted::ByScore(mut all)) = sorted;
     let total = all.len();
@@ -224,7 +338,7 @@ fn page(
         return Ok(Some(SearchResponse {
             total,
             hits: Vec::new(),
-            notice: None,
+            notice: notice.map(str::to_string),
         }));
     }
     if upto < total {
@@ -253,7 +367,7 @@ fn page(
         hits.push(Hit {
             relationship_count: reader.relationship_count(&memory)?,
             score: scored.then_some(c.score),
-            match_quality: None,
+            match_quality: quality,
             is_discovery: None,
             memory,
         });
@@ -261,6 +375,6 @@ fn page(
     Ok(Some(SearchResponse {
         total,
         hits,
-        notice: None,
+        notice: notice.map(str::to_string),
     }))
 }

@@ -148,7 +148,13 @@ impl Searcher {
         if count(memories.len())? != count(records.len())? {
             return Ok(None);
         }
-        let mut corpus = Corpus::new();
+        // BM25 reads the persisted postings when they are complete; else terms are held
+        let current = crate::index::index_is_current(txn).map_err(|e| storage(reader, e))?;
+        let mut corpus = if current {
+            Corpus::without_terms()
+        } else {
+            Corpus::new()
+        };
         for entry in records.iter().map_err(|e| storage(reader, e))? {
             let (doc, record) = entry.map_err(|e| storage(reader, e))?;
             let doc = doc.value();
@@ -177,9 +183,16 @@ impl Searcher {
     /// composite columns and the time order. Call it from a background thread after `load`; results never change,
     /// only their speed (BM25 without the index scans every memory's stored terms).
     pub fn warm(&self) {
-        self.corpus.postings();
+        if self.corpus.holds_terms {
+            self.corpus.postings();
+        }
         self.corpus.composite_columns();
         self.permutation(None, Order::Desc);
+    }
+
+    /// The store snapshot the searcher reads hits (and, without terms, postings) from.
+    pub(crate) fn snapshot(&self) -> Option<&StoreReader> {
+        self.snapshot.as_ref()
     }
 
     /// True when hits are read from the kept snapshot ([`Searcher::open`]), false when
@@ -219,7 +232,15 @@ impl Searcher {
             return self.respond(answer, req.offset, upto);
         }
         let within = self.narrowed(req);
-        let o = engine::run(c, &set, &member, within.as_deref(), req.engine, &req.query);
+        let o = engine::run(
+            c,
+            &set,
+            &member,
+            within.as_deref(),
+            req.engine,
+            &req.query,
+            self.snapshot(),
+        );
         self.remember(req, &o);
         let total = o.matches.len();
         let placed = order::arrange(c, o.matches, req.mode, req.order, true, upto);

@@ -49,6 +49,24 @@ impl Prepared {
     }
 }
 
+/// Refuses a memory the store could not read back as it was given: one that breaks a
+/// rule of the data model, or that normalising would change.
+fn check(memory: &Memory) -> StoreResult<()> {
+    let invalid = |detail: String| StoreError::Invalid {
+        id: memory.id.clone(),
+        detail,
+    };
+    if let Some(e) = memory.validate().into_iter().next() {
+        return Err(invalid(e.to_string()));
+    }
+    if !memory.is_normalised() {
+        return Err(invalid(
+            "not normalised (blank or padded title, tags, module or link kind)".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// What a [`BulkWriter::put`] did.
 #[derive(Debug)]
 pub struct PutOutcome {
@@ -149,6 +167,7 @@ impl<'w> BulkWriter<'w> {
         encoded: &[u8],
         record: &[u8],
     ) -> StoreResult<PutOutcome> {
+        check(memory)?;
         let (doc, old) = match self.doc_of(&memory.id)? {
             Some(doc) => (doc, self.get_doc(doc)?),
             None => {
@@ -191,6 +210,7 @@ impl<'w> BulkWriter<'w> {
     /// instead of two for the common case of a new memory.
     pub fn insert_if_new(&mut self, prepared: &Prepared) -> StoreResult<Result<u32, u32>> {
         let memory = &prepared.memory;
+        check(memory)?;
         let doc = self.next_doc();
         let after = doc
             .checked_add(1)

@@ -58,6 +58,15 @@ pub enum StoreError {
     /// No memory has this id.
     #[error("no memory with id `{0}`")]
     UnknownId(String),
+    /// A memory that breaks a rule of the data model, or is not normalised, was refused;
+    /// nothing of it was written.
+    #[error("memory `{id}` cannot be stored: {detail}")]
+    Invalid {
+        /// The memory's id.
+        id: String,
+        /// The first rule it breaks.
+        detail: String,
+    },
 }
 
 impl StoreError {

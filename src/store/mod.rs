@@ -26,7 +26,17 @@ pub struct Store {
 impl Store {
     /// Opens the store at `path`, creating it (and its directory) when missing.
     pub fn open(path: &Path) -> StoreResult<Store> {
-        let db = open::open_database(path)?;
+        Store::open_with_cache(path, open::BROWSE_CACHE_BYTES)
+    }
+
+    /// [`Store::open`] for a bulk import: a larger page cache, as the import rewrites
+    /// many pages of one transaction.
+    pub fn open_for_import(path: &Path) -> StoreResult<Store> {
+        Store::open_with_cache(path, open::BULK_CACHE_BYTES)
+    }
+
+    fn open_with_cache(path: &Path, cache_bytes: usize) -> StoreResult<Store> {
+        let db = open::open_database(path, cache_bytes)?;
         Ok(Store {
             db,
             path: path.to_path_buf(),

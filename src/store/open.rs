@@ -59,8 +59,16 @@ fn check_magic(path: &Path) -> StoreResult<()> {
     Ok(())
 }
 
-/// Opens or creates the database and checks or stamps its format and schema version.
-pub fn open_database(path: &Path) -> StoreResult<Database> {
+/// The page cache of a store opened to browse, search and curate: enough for the pages
+/// a query or a write touches, small enough that reading every search record once
+/// (as the browser does when it opens) does not keep them all in memory.
+pub const BROWSE_CACHE_BYTES: usize = 8 << 20;
+/// The page cache of a store opened for a bulk import, which rewrites many pages.
+pub const BULK_CACHE_BYTES: usize = 1 << 30;
+
+/// Opens or creates the database with a page cache of `cache_bytes` and checks or
+/// stamps its format and schema version.
+pub fn open_database(path: &Path, cache_bytes: usize) -> StoreResult<Database> {
     if path.is_dir() {
         return Err(StoreError::NotAStore {
             path: path.to_path_buf(),
@@ -75,13 +83,16 @@ pub fn open_database(path: &Path) -> StoreResult<Database> {
     } else if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     }
-    let db = Database::create(path).map_err(|e| match e {
-        DatabaseError::DatabaseAlreadyOpen => StoreError::Locked {
-            path: path.to_path_buf(),
-        },
-        DatabaseError::Storage(redb::StorageError::Io(source)) => io(path, source),
-        other => storage_error(path, other),
-    })?;
+    let db = Database::builder()
+        .set_cache_size(cache_bytes)
+        .create(path)
+        .map_err(|e| match e {
+            DatabaseError::DatabaseAlreadyOpen => StoreError::Locked {
+                path: path.to_path_buf(),
+            },
+            DatabaseError::Storage(redb::StorageError::Io(source)) => io(path, source),
+            other => storage_error(path, other),
+        })?;
     check_or_stamp(&db, path)?;
     Ok(db)
 }

@@ -62,11 +62,14 @@ pub fn full_memory(id: &str, linked_to: &str) -> Memory {
     m
 }
 
-/// Stores memories in one transaction.
+/// Stores memories in one transaction, normalised first as every writer of the program
+/// does (the store refuses memories that would not read back as given).
 pub fn seed(store: &Store, memories: &[Memory]) {
     let mut w = store.write().expect("write");
     for m in memories {
-        w.put(m).expect("put");
+        let mut m = m.clone();
+        m.normalise();
+        w.put(&m).expect("put");
     }
     w.commit().expect("commit");
 }

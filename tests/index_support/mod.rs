@@ -1,9 +1,11 @@
 //! The index a store must hold, counted by brute force from its memories with the
-//! tokenizer of SPEC §3.2 written out plainly, and the persisted index read back
-//! block by block with its invariants checked: the two must be equal.
+//! tokenizer and haystacks of SPEC §3.2 written out plainly, and the persisted index
+//! read back block by block and chunk by chunk with its invariants checked: the two
+//! must be equal.
 
-use crate::search_support::bm25_tokens;
+use crate::search_support::{bm25_tokens, fields, fuzzy_haystack};
 use memlens::index::facts::{self, CHUNK_DOCS, FACTS, Fact};
+use memlens::index::haystacks::{self, HAYSTACKS};
 use memlens::index::postings::{self, MAX_BLOCK, POSTINGS, Posting};
 use memlens::index::{SEARCH_DOCS, SearchRecord, index_is_current};
 use memlens::model::Memory;
@@ -29,6 +31,37 @@ pub fn document_tokens(m: &Memory) -> Vec<String> {
     out
 }
 
+/// SPEC §3.2's literal haystack: the lowercased id, title, type, module, each tag and
+/// body (the fields a memory has), joined by `\n`.
+pub fn literal_haystack(m: &Memory) -> String {
+    let lowered: Vec<String> = fields(m).iter().map(|f| f.to_lowercase()).collect();
+    lowered.join("\n")
+}
+
+/// The literal and fuzzy haystacks of one document.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Stacks {
+    /// The literal haystack.
+    pub literal: String,
+    /// The fuzzy haystack.
+    pub fuzzy: String,
+}
+
+impl Stacks {
+    /// The haystacks SPEC §3.2 gives a memory.
+    pub fn of(m: &Memory) -> Stacks {
+        Stacks {
+            literal: literal_haystack(m),
+            fuzzy: fuzzy_haystack(m),
+        }
+    }
+
+    /// True when both haystacks are empty (a document without a memory).
+    pub fn is_empty(&self) -> bool {
+        self.literal.is_empty() && self.fuzzy.is_empty()
+    }
+}
+
 /// What the index of a store must hold, counted from its memories.
 #[derive(Debug, Default, PartialEq)]
 pub struct IndexContents {
@@ -38,6 +71,14 @@ pub struct IndexContents {
     pub facts: Vec<(u32, Fact)>,
     /// Document → its distinct terms with frequencies, sorted by term.
     pub terms: BTreeMap<u32, Vec<(String, u32)>>,
+    /// Document → the haystacks kept in its search record.
+    pub record_haystacks: BTreeMap<u32, Stacks>,
+    /// Document → its haystacks in the haystacks table. Counted: every stored document.
+    /// Read back: every slot of every stored chunk, with or without a memory.
+    pub haystacks: BTreeMap<u32, Stacks>,
+    /// The haystacks chunks. Counted: those with a document that holds a memory. Read
+    /// back: those stored.
+    pub haystack_chunks: BTreeSet<u32>,
 }
 
 /// Counts the index of the snapshot's memories by brute force, checking on the way
@@ -64,6 +105,9 @@ pub fn brute_force(store: &Store) -> IndexContents {
                 .push((doc, *tf));
         }
         index.terms.insert(doc, counts.into_iter().collect());
+        index.record_haystacks.insert(doc, Stacks::of(&m));
+        index.haystacks.insert(doc, Stacks::of(&m));
+        index.haystack_chunks.insert(doc / haystacks::CHUNK_DOCS);
         index.facts.push((
             doc,
             Fact {
@@ -146,8 +190,60 @@ pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
         let record = SearchRecord::decode(bytes.value())
             .unwrap_or_else(|| panic!("search record {} does not decode", doc.value()));
         index.terms.insert(doc.value(), record.terms);
+        let stacks = Stacks {
+            literal: record.literal,
+            fuzzy: record.fuzzy,
+        };
+        index.record_haystacks.insert(doc.value(), stacks);
     }
+    let haystacks_table = txn.open_table(HAYSTACKS).expect("haystacks table");
+    let text = |doc: u32, which: &str, bytes: &[u8]| {
+        String::from_utf8(bytes.to_vec())
+            .unwrap_or_else(|_| panic!("the {which} haystack of document {doc} is not UTF-8"))
+    };
+    haystacks::for_each(&haystacks_table, |chunk, c| {
+        index.haystack_chunks.insert(chunk);
+        for slot in 0..haystacks::CHUNK_DOCS {
+            let doc = chunk * haystacks::CHUNK_DOCS + slot;
+            let slot = slot as usize;
+            let stacks = Stacks {
+                literal: text(doc, "literal", c.literal(slot)),
+                fuzzy: text(doc, "fuzzy", c.fuzzy(slot)),
+            };
+            index.haystacks.insert(doc, stacks);
+        }
+    })
+    .expect("haystacks");
     (index, blocks)
+}
+
+/// Asserts `got` holds `want`'s haystacks for every document of `want`, and empty ones
+/// for any other document.
+fn assert_stacks(
+    got: &BTreeMap<u32, Stacks>,
+    want: &BTreeMap<u32, Stacks>,
+    what: &str,
+    context: &str,
+) {
+    for (doc, w) in want {
+        let g = got.get(doc);
+        assert_eq!(
+            g.map(|g| &g.literal),
+            Some(&w.literal),
+            "{context}: literal haystack of document {doc} in {what}"
+        );
+        assert_eq!(
+            g.map(|g| &g.fuzzy),
+            Some(&w.fuzzy),
+            "{context}: fuzzy haystack of document {doc} in {what}"
+        );
+    }
+    for (doc, g) in got {
+        assert!(
+            want.contains_key(doc) || g.is_empty(),
+            "{context}: document {doc} holds no memory but has haystacks in {what}: {g:?}"
+        );
+    }
 }
 
 /// Asserts the persisted index equals the brute-force one; returns the block counts.
@@ -172,6 +268,23 @@ pub fn assert_index_exact(store: &Store, context: &str) -> BTreeMap<String, usiz
     }
     assert_eq!(got.facts, want.facts, "{context}: facts");
     assert_eq!(got.terms, want.terms, "{context}: search records' terms");
+    assert_stacks(
+        &got.record_haystacks,
+        &want.record_haystacks,
+        "the search records",
+        context,
+    );
+    // a chunk is stored exactly when one of its documents holds a memory
+    assert_eq!(
+        got.haystack_chunks, want.haystack_chunks,
+        "{context}: haystacks chunks stored (left) and holding a memory (right)"
+    );
+    assert_stacks(
+        &got.haystacks,
+        &want.haystacks,
+        "the haystacks table",
+        context,
+    );
     blocks
 }
 

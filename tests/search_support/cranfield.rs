@@ -82,9 +82,12 @@ pub fn load(dir: &Path) -> Option<Cranfield> {
 }
 
 /// The documents as memories: title as title, title + text as body, one created_at.
+/// A memory must have a body, so the documents with neither title nor text are left out
+/// (of the reference's collection too, which is built from these memories).
 pub fn memories(c: &Cranfield) -> Vec<Memory> {
     c.docs
         .iter()
+        .filter(|(_, title, text)| !title.trim().is_empty() || !text.trim().is_empty())
         .map(|(id, title, text)| {
             let body = format!("{title}\n{text}");
             let mut m = Memory::new(id.clone(), body, Timestamp(1_600_000_000_000_000_000));

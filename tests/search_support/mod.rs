@@ -160,7 +160,9 @@ pub fn passes(d: &Doc, f: &Filters) -> bool {
             .all(|(i, c)| admits(&f.composites[i], composite(m, *c)))
 }
 
-fn fields(m: &Memory) -> Vec<&str> {
+/// The text fields of SPEC §3.2 in order: id, title (when present), type, module (when
+/// present), each tag, body.
+pub fn fields(m: &Memory) -> Vec<&str> {
     let mut v = vec![m.id.as_str()];
     if let Some(t) = &m.title {
         v.push(t);
@@ -194,7 +196,9 @@ pub fn bm25_tokens(text: &str) -> Vec<String> {
     out
 }
 
-fn fuzzy_haystack(m: &Memory) -> String {
+/// SPEC §3.2's fuzzy haystack: HEADLINE, the tags and the id joined by single spaces,
+/// empty parts left out.
+pub fn fuzzy_haystack(m: &Memory) -> String {
     let title = m.title.as_deref().map(str::trim).unwrap_or("");
     let headline = if !title.is_empty() {
         title
