@@ -218,3 +218,27 @@ fn marks_and_the_report_of_a_change() {
         insta::assert_snapshot!("deleted_only", screen(&b, size));
     });
 }
+
+/// While the index loads, the status line says so beside the count of the first
+/// answer (which the persisted index gave), and "loading…" only while no answer is in.
+#[test]
+fn the_status_line_while_the_index_loads() {
+    let mut b = browsing((120, 40));
+    let areas = view::layout((120, 40), false).expect("layout");
+    let total = b.state.results.total;
+    assert!(total > 0);
+    b.state.loading = true;
+    b.state.searching = false;
+    let answered = pane(&b, areas.status, view::status::draw);
+    assert!(answered.contains(&format!("{total} matches")), "{answered}");
+    assert!(answered.contains("loading the index"), "{answered}");
+    b.state.searching = true;
+    let waiting = pane(&b, areas.status, view::status::draw);
+    assert!(waiting.contains("loading…"), "{waiting}");
+    assert!(!waiting.contains("matches"), "{waiting}");
+    b.state.loading = false;
+    b.state.searching = false;
+    let loaded = pane(&b, areas.status, view::status::draw);
+    assert!(loaded.contains(&format!("{total} matches")), "{loaded}");
+    assert!(!loaded.contains("loading"), "{loaded}");
+}

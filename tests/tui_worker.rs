@@ -131,3 +131,68 @@ fn writes_reach_the_next_search_after_a_rebuild_and_finish_writes_waits_for_all(
     assert_eq!(after.rating_count, before.rating_count + 40);
     assert_eq!(after.rating_sum, before.rating_sum + 80);
 }
+
+/// While the full index is still loading, the first search is answered from the store's
+/// persisted index, with exactly the list the loaded index gives afterwards; a request
+/// the persisted index cannot answer (here: the rating order) waits for the load.
+#[test]
+fn the_first_search_is_answered_before_the_index_has_loaded() {
+    let f = fixture();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        // a loader that cannot finish until the test lets it
+        let (release, gate) = std::sync::mpsc::channel::<()>();
+        let gate = std::sync::Mutex::new(gate);
+        let real = searcher_loader();
+        let slow: memlens::tui::worker::Loader = std::sync::Arc::new(move |store| {
+            let _ = gate.lock().expect("gate").recv();
+            real(store)
+        });
+        let worker = Worker::spawn(f.store.clone(), slow, tx);
+        worker.send(request("", 1));
+        let early = next(&mut rx, |a| match a {
+            Action::SearchDone {
+                generation: 1,
+                response,
+                ..
+            } => Some(response),
+            Action::SearcherReady { .. } => panic!("the index loaded while held"),
+            _ => None,
+        })
+        .await;
+        assert!(early.total > 0);
+        let mut rating = request("", 2);
+        if let Effect::Search { request, .. } = &mut rating {
+            request.mode = BrowseMode::Rating;
+        }
+        worker.send(rating);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        while let Ok(a) = rx.try_recv() {
+            assert!(
+                !matches!(a, Action::SearchDone { generation: 2, .. }),
+                "the rating order needs the loaded index"
+            );
+        }
+        release.send(()).expect("release");
+        next(&mut rx, |a| {
+            matches!(a, Action::SearchDone { generation: 2, .. }).then_some(())
+        })
+        .await;
+        worker.send(request("", 3));
+        let loaded = next(&mut rx, |a| match a {
+            Action::SearchDone {
+                generation: 3,
+                response,
+                ..
+            } => Some(response),
+            _ => None,
+        })
+        .await;
+        assert_eq!(early, loaded);
+    });
+}

@@ -27,8 +27,9 @@
 //! - Histograms use the field's nominal range (feel_*, composites, weight, trust,
 //!   confidence, rating) or else the range of the values present.
 //! - Literal and fuzzy queries that extend the previous one (same filters) only re-check
-//!   the previous matches; BM25 scans stored terms until [`Searcher::warm`] builds the
-//!   inverted index. Long scans can report partial pages
+//!   the previous matches. BM25 reads the persisted postings in a searcher opened on a
+//!   store ([`Searcher::open`]); a loaded one scans its terms until [`Searcher::warm`]
+//!   builds an in-memory inverted index. Long scans can report partial pages
 //!   ([`Searcher::search_progressive`]); the list they settle on is the exact one.
 
 pub mod bm25;

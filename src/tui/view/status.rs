@@ -15,7 +15,9 @@ use ratatui::widgets::Paragraph;
 /// Draws the status line.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
     let mut left: Vec<Span<'_>> = Vec::new();
-    if state.loading {
+    // While the index loads, the first answers come from the store's persisted index;
+    // "loading…" stands in only for an answer still missing.
+    if state.loading && state.searching {
         left.push(Span::styled(" loading… ", look.theme.highlight()));
     } else {
         let r = &state.results;
@@ -28,7 +30,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
             ),
             look.theme.accent(),
         ));
-        if state.searching {
+        if state.loading {
+            left.push(Span::styled("· loading the index… ", look.theme.muted()));
+        } else if state.searching {
             left.push(Span::styled("· searching… ", look.theme.muted()));
         }
     }
