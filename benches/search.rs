@@ -312,6 +312,17 @@ fn main() {
         t.elapsed().as_secs_f64() * 1e3
     );
     let ours = stats(time_requests(&searcher, &reqs));
+    // the browser's searcher: opened on the store, BM25 on the persisted postings
+    let t = Instant::now();
+    let opened = Searcher::open(store.read().expect("read")).expect("open");
+    println!(
+        "{:<34} {:>8.2}",
+        "Searcher::open (as the browser)",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let persisted = stats(time_requests(&opened, &reqs));
+    row("bm25 top-50, persisted postings", persisted, None);
+    drop(opened);
     if sqlite {
         let fts_times: Vec<Duration> = bm25_queries
             .iter()

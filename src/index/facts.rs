@@ -3,7 +3,8 @@
 //! filters), its BM25 length and its created_at, as fixed-size rows packed in chunks
 //! of consecutive documents, so a whole store's facts read in a few large values.
 
-use redb::{ReadableTable, StorageError, Table, TableDefinition};
+use crate::store::tables::META;
+use redb::{ReadableTable, StorageError, Table, TableDefinition, WriteTransaction};
 
 /// Chunk number (document / [`CHUNK_DOCS`]) → the packed rows of its documents.
 pub const FACTS: TableDefinition<u32, &[u8]> = TableDefinition::new("facts");
@@ -55,6 +56,133 @@ impl Fact {
             created_at: i64::from_le_bytes(row.get(5..13)?.try_into().ok()?),
         })
     }
+}
+
+/// `META` key of the [`Totals`].
+pub const KEY_TOTALS: &str = "facts_totals";
+
+/// How many memories the default filters can show (session recaps left out), and their
+/// summed BM25 lengths, live and soft-deleted apart: BM25's N and avgdl under the
+/// default filters without reading every fact.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Totals {
+    /// Live memories.
+    pub live: u64,
+    /// Their summed lengths.
+    pub live_length: u64,
+    /// Soft-deleted memories.
+    pub deleted: u64,
+    /// Their summed lengths.
+    pub deleted_length: u64,
+}
+
+impl Totals {
+    fn encode(&self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        for (i, v) in [
+            self.live,
+            self.live_length,
+            self.deleted,
+            self.deleted_length,
+        ]
+        .iter()
+        .enumerate()
+        {
+            out[i * 8..i * 8 + 8].copy_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+
+    fn decode(bytes: &[u8]) -> Option<Totals> {
+        let at = |i: usize| -> Option<u64> {
+            Some(u64::from_le_bytes(
+                bytes.get(i * 8..i * 8 + 8)?.try_into().ok()?,
+            ))
+        };
+        (bytes.len() == 32).then_some(())?;
+        Some(Totals {
+            live: at(0)?,
+            live_length: at(1)?,
+            deleted: at(2)?,
+            deleted_length: at(3)?,
+        })
+    }
+
+    /// The stored totals of a snapshot; `None` when absent or damaged.
+    pub fn read<T: ReadableTable<&'static str, &'static [u8]>>(
+        meta: &T,
+    ) -> Result<Option<Totals>, StorageError> {
+        Ok(meta
+            .get(KEY_TOTALS)?
+            .and_then(|v| Totals::decode(v.value())))
+    }
+}
+
+/// A change to the [`Totals`], gathered over a write transaction.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct TotalsChange([i64; 4]);
+
+impl TotalsChange {
+    /// Counts `fact` in (`sign` 1) or out (`sign` −1).
+    pub(crate) fn count(&mut self, fact: &Fact, sign: i64) {
+        if fact.session_recap {
+            return;
+        }
+        let at = if fact.deleted { 2 } else { 0 };
+        self.0[at] += sign;
+        self.0[at + 1] += sign * i64::from(fact.length);
+    }
+
+    /// Adds the change to the stored totals (absent = zero) of `txn`.
+    pub(crate) fn write(&mut self, txn: &WriteTransaction) -> Result<(), redb::Error> {
+        if self.0 == [0; 4] {
+            return Ok(());
+        }
+        let mut meta = txn.open_table(META)?;
+        let now = Totals::read(&meta)?.unwrap_or_default();
+        let add = |v: u64, d: i64| -> Result<u64, StorageError> {
+            v.checked_add_signed(d)
+                .ok_or_else(|| StorageError::Corrupted("facts totals out of range".into()))
+        };
+        let next = Totals {
+            live: add(now.live, self.0[0])?,
+            live_length: add(now.live_length, self.0[1])?,
+            deleted: add(now.deleted, self.0[2])?,
+            deleted_length: add(now.deleted_length, self.0[3])?,
+        };
+        meta.insert(KEY_TOTALS, next.encode().as_slice())?;
+        self.0 = [0; 4];
+        Ok(())
+    }
+}
+
+/// The facts of `docs` (ascending), each `None` when no memory is stored under it; reads
+/// each chunk that holds one of them once.
+pub fn get_many<T: ReadableTable<u32, &'static [u8]>>(
+    table: &T,
+    docs: &[u32],
+) -> Result<Vec<Option<Fact>>, StorageError> {
+    let mut out = Vec::with_capacity(docs.len());
+    let mut i = 0;
+    while i < docs.len() {
+        let chunk = docs[i] / CHUNK_DOCS;
+        let rows = table.get(chunk)?;
+        let rows = rows.as_ref().map(|v| v.value());
+        if let Some(r) = rows
+            && r.len() != ROW * CHUNK_DOCS as usize
+        {
+            return Err(StorageError::Corrupted(format!(
+                "facts chunk {chunk} has {} bytes",
+                r.len()
+            )));
+        }
+        while i < docs.len() && docs[i] / CHUNK_DOCS == chunk {
+            let at = (docs[i] % CHUNK_DOCS) as usize * ROW;
+            out.push(rows.and_then(|r| Fact::from_row(&r[at..at + ROW])));
+            i += 1;
+        }
+    }
+    Ok(out)
 }
 
 /// Calls `f` with every stored memory's document number and fact, in document order.
@@ -138,5 +266,17 @@ mod tests {
             assert_eq!(Fact::from_row(&Fact::row(Some(&fact))), Some(fact));
         }
         assert_eq!(Fact::from_row(&Fact::row(None)), None);
+    }
+
+    #[test]
+    fn totals_survive_encoding() {
+        let t = Totals {
+            live: 3,
+            live_length: u64::MAX,
+            deleted: 0,
+            deleted_length: 7,
+        };
+        assert_eq!(Totals::decode(&t.encode()), Some(t));
+        assert_eq!(Totals::decode(&t.encode()[..31]), None);
     }
 }

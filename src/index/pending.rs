@@ -3,7 +3,7 @@
 //! each facts chunk once, not once per memory.
 
 use super::SEARCH_DOCS;
-use super::facts::{self, FACTS, Fact};
+use super::facts::{self, FACTS, Fact, TotalsChange};
 use super::haystacks::{self, HAYSTACKS, Haystacks};
 use super::postings::{self, POSTINGS, Posting};
 use super::record::RecordView;
@@ -25,6 +25,8 @@ pub struct PendingIndex {
     facts: Vec<(u32, Option<Fact>)>,
     /// Every document whose haystacks changed (read back from its record at flush).
     docs: Vec<u32>,
+    /// The change to the facts totals.
+    totals: TotalsChange,
 }
 
 /// The terms of a stored record with their frequencies (sorted by term).
@@ -64,7 +66,9 @@ impl PendingIndex {
             for (term, tf) in terms(new) {
                 self.edit(term, doc, tf);
             }
-            self.facts.push((doc, Some(fact_of(new))));
+            let fact = fact_of(new);
+            self.totals.count(&fact, 1);
+            self.facts.push((doc, Some(fact)));
             self.docs.push(doc);
             return;
         }
@@ -99,7 +103,14 @@ impl PendingIndex {
             self.docs.push(doc);
         }
         let fact = new.map(fact_of);
-        if old.is_none() || fact != old.map(fact_of) {
+        let old_fact = old.map(fact_of);
+        if let Some(f) = &old_fact {
+            self.totals.count(f, -1);
+        }
+        if let Some(f) = &fact {
+            self.totals.count(f, 1);
+        }
+        if old.is_none() || fact != old_fact {
             self.facts.push((doc, fact));
         }
     }
@@ -145,6 +156,7 @@ impl PendingIndex {
         let mut changes = std::mem::take(&mut self.facts);
         last_per_doc(&mut changes);
         facts::apply(&mut txn.open_table(FACTS)?, &changes)?;
+        self.totals.write(txn)?;
         self.flush_haystacks(txn)
     }
 

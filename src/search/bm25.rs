@@ -90,33 +90,45 @@ pub(crate) fn rank(
         .collect()
 }
 
-/// Gathers, for every position `keep` returns for a document of a query term's
-/// persisted postings, the frequency of each query term, in ascending positions;
-/// `None` when a postings block is damaged or unreadable.
-pub(crate) fn gather_persisted(
+/// The persisted postings of each query term, in query order; `None` when a postings
+/// block is damaged or unreadable.
+pub(crate) fn read_persisted(
     reader: &StoreReader,
     terms: &[String],
+) -> Option<Vec<Vec<(u32, u32)>>> {
+    let table = reader.txn().open_table(POSTINGS).ok()?;
+    terms
+        .iter()
+        .map(|term| postings::read_term(&table, term).ok().flatten())
+        .collect()
+}
+
+/// For every position `keep` gives a document of the query terms' postings `lists`,
+/// the frequency of each query term, in ascending positions (`positions` bounds them).
+pub(crate) fn gather(
+    lists: &[Vec<(u32, u32)>],
     positions: usize,
     keep: impl Fn(u32) -> Option<u32>,
-) -> Option<Vec<(u32, Vec<u32>)>> {
-    let table = reader.txn().open_table(POSTINGS).ok()?;
+) -> Vec<(u32, Vec<u32>)> {
     let mut found: Vec<(u32, Vec<u32>)> = Vec::new();
     let mut at: Vec<u32> = vec![u32::MAX; positions];
-    for (k, term) in terms.iter().enumerate() {
-        for (doc, tf) in postings::read_term(&table, term).ok()?? {
+    for (k, list) in lists.iter().enumerate() {
+        for &(doc, tf) in list {
             let Some(pos) = keep(doc) else {
                 continue;
             };
-            let i = at.get_mut(pos as usize)?;
+            let Some(i) = at.get_mut(pos as usize) else {
+                continue;
+            };
             if *i == u32::MAX {
                 *i = found.len() as u32;
-                found.push((pos, vec![0; terms.len()]));
+                found.push((pos, vec![0; lists.len()]));
             }
             found[*i as usize].1[k] = tf;
         }
     }
     found.sort_unstable_by_key(|(pos, _)| *pos);
-    Some(found)
+    found
 }
 
 fn from_persisted(
@@ -125,10 +137,11 @@ fn from_persisted(
     member: &[bool],
     terms: &[String],
 ) -> Option<Vec<(u32, Vec<u32>)>> {
-    gather_persisted(reader, terms, c.len(), |doc| {
+    let lists = read_persisted(reader, terms)?;
+    Some(gather(&lists, c.len(), |doc| {
         let slot = c.docs.binary_search(&doc).ok()?;
         member[slot].then_some(slot as u32)
-    })
+    }))
 }
 
 fn from_postings(

@@ -7,7 +7,7 @@
 //! [`Searcher`](crate::search::Searcher): this module answers `None` then, and never a
 //! different list.
 
-use crate::index::facts::{self, FACTS, Fact};
+use crate::index::facts::{self, FACTS, Fact, Totals};
 use crate::index::haystacks::{self, HAYSTACKS};
 use crate::index::index_is_current;
 use crate::index::tokenize::{literal_words, query_tokens};
@@ -17,6 +17,7 @@ use crate::search::request::{
     SearchResponse,
 };
 use crate::search::{bm25, engine, fuzzy, literal};
+use crate::store::tables::META;
 use crate::store::{StoreError, StoreReader, StoreResult};
 use memchr::memmem::Finder;
 use std::cmp::Ordering;
@@ -97,20 +98,23 @@ pub fn answer(reader: &StoreReader, req: &SearchRequest) -> StoreResult<Option<S
     if !index_is_current(reader.txn()).map_err(|e| storage(reader, e))? {
         return Ok(None);
     }
-    let facts_table = reader
-        .txn()
-        .open_table(FACTS)
+    let kept = || -> StoreResult<Vec<(u32, Fact)>> {
+        let table = reader
+            .txn()
+            .open_table(FACTS)
+            .map_err(|e| storage(reader, e))?;
+        let mut kept = Vec::new();
+        facts::for_each(&table, |doc, fact| {
+            if passes(&fact, req.filters.deleted) {
+                kept.push((doc, fact));
+            }
+        })
         .map_err(|e| storage(reader, e))?;
-    let mut kept: Vec<(u32, Fact)> = Vec::new();
-    facts::for_each(&facts_table, |doc, fact| {
-        if passes(&fact, req.filters.deleted) {
-            kept.push((doc, fact));
-        }
-    })
-    .map_err(|e| storage(reader, e))?;
+        Ok(kept)
+    };
     let found = match plan {
         Plan::Browse(order) => {
-            let c = kept
+            let c = kept()?
                 .iter()
                 .map(|&(doc, f)| Candidate {
                     doc,
@@ -125,18 +129,18 @@ pub fn answer(reader: &StoreReader, req: &SearchRequest) -> StoreResult<Option<S
                 notice: None,
             })
         }
-        Plan::Bm25 { terms, words } => match score(reader, &kept, &terms)? {
+        Plan::Bm25 { terms, words } => match score(reader, req.filters.deleted, &terms)? {
             Some(hits) if !hits.is_empty() => Some(Found {
                 sorted: Sorted::ByScore(hits),
                 scored: true,
                 quality: None,
                 notice: None,
             }),
-            Some(_) => literal(reader, &kept, &words, Some(bm25::FALLBACK_NOTICE)),
+            Some(_) => literal(reader, &kept()?, &words, Some(bm25::FALLBACK_NOTICE)),
             None => None,
         },
-        Plan::Literal(words) => literal(reader, &kept, &words, None),
-        Plan::Fuzzy(pattern) => fuzzy(reader, &kept, &pattern),
+        Plan::Literal(words) => literal(reader, &kept()?, &words, None),
+        Plan::Fuzzy(pattern) => fuzzy(reader, &kept()?, &pattern),
     };
     match found {
         Some(found) => page(reader, found, req.offset, req.limit),
@@ -254,42 +258,68 @@ fn passes(fact: &Fact, deleted: DeletedFilter) -> bool {
     deleted_ok && !fact.session_recap
 }
 
-/// The BM25 score of every kept memory holding a query term, exactly as
-/// [`bm25::search`] computes it (N, df and avgdl over the kept memories; terms summed
-/// in query order); only scores above zero. `None` when a postings block is damaged.
+/// The BM25 score of every memory the default filters keep (with this `deleted`
+/// choice) that holds a query term, exactly as [`bm25::search`] computes it: N and
+/// avgdl from the stored totals, df and the frequencies from the postings, the facts
+/// of those memories only; scores above zero. `None` when the totals or a postings
+/// block cannot be read.
 fn score(
     reader: &StoreReader,
-    kept: &[(u32, Fact)],
+    deleted: DeletedFilter,
     terms: &[String],
 ) -> StoreResult<Option<Vec<Candidate>>> {
-    let n = kept.len() as f64;
-    if kept.is_empty() {
-        return Ok(Some(Vec::new()));
-    }
-    let total: u64 = kept.iter().map(|(_, f)| u64::from(f.length)).sum();
-    let avgdl = total as f64 / n;
-    // document → position in `kept`
-    let last = kept.last().map_or(0, |(d, _)| *d as usize);
-    let mut pos_of = vec![u32::MAX; last + 1];
-    for (pos, (doc, _)) in kept.iter().enumerate() {
-        pos_of[*doc as usize] = pos as u32;
-    }
-    let keep = |doc: u32| pos_of.get(doc as usize).copied().filter(|&p| p != u32::MAX);
-    let Some(found) = bm25::gather_persisted(reader, terms, kept.len(), keep) else {
+    let meta = reader
+        .txn()
+        .open_table(META)
+        .map_err(|e| storage(reader, e))?;
+    let Some(t) = Totals::read(&meta).map_err(|e| storage(reader, e))? else {
         return Ok(None);
     };
-    let hits = bm25::rank(found, n, avgdl, |pos| {
-        f64::from(kept[pos as usize].1.length)
-    })
-    .into_iter()
-    .map(|(pos, score)| Candidate {
-        doc: kept[pos as usize].0,
-        score,
-        created: kept[pos as usize].1.created_at,
-    })
-    .collect();
+    let (n, total) = match deleted {
+        DeletedFilter::Exclude => (t.live, t.live_length),
+        DeletedFilter::Only => (t.deleted, t.deleted_length),
+        DeletedFilter::Include => (t.live + t.deleted, t.live_length + t.deleted_length),
+    };
+    if n == 0 || terms.is_empty() {
+        return Ok(Some(Vec::new()));
+    }
+    let (n, avgdl) = (n as f64, total as f64 / n as f64);
+    let Some(lists) = bm25::read_persisted(reader, terms) else {
+        return Ok(None);
+    };
+    let mut docs: Vec<u32> = lists.iter().flatten().map(|&(doc, _)| doc).collect();
+    docs.sort_unstable();
+    docs.dedup();
+    let table = reader
+        .txn()
+        .open_table(FACTS)
+        .map_err(|e| storage(reader, e))?;
+    let facts = facts::get_many(&table, &docs).map_err(|e| storage(reader, e))?;
+    let found = bm25::gather(&lists, docs.len(), |doc| {
+        let pos = docs.binary_search(&doc).ok()?;
+        facts[pos]
+            .filter(|f| passes(f, deleted))
+            .map(|_| pos as u32)
+    });
+    let fact = |pos: u32| facts[pos as usize].unwrap_or(NO_FACT);
+    let hits = bm25::rank(found, n, avgdl, |pos| f64::from(fact(pos).length))
+        .into_iter()
+        .map(|(pos, score)| Candidate {
+            doc: docs[pos as usize],
+            score,
+            created: fact(pos).created_at,
+        })
+        .collect();
     Ok(Some(hits))
 }
+
+/// Stands in for a fact that `gather` never hands out (it keeps only stored memories).
+const NO_FACT: Fact = Fact {
+    deleted: false,
+    session_recap: false,
+    length: 0,
+    created_at: 0,
+};
 
 /// Candidates with the order they are to be listed in.
 enum Sorted {

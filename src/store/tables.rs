@@ -27,11 +27,12 @@ pub const KEY_SCHEMA: &str = "schema_version";
 /// `META` key of the next free document number.
 pub const KEY_NEXT_DOC: &str = "next_doc";
 /// `META` keys that belong to the store format and cannot be set from outside.
-pub const RESERVED_META_KEYS: [&str; 4] = [
+pub const RESERVED_META_KEYS: [&str; 5] = [
     KEY_FORMAT,
     KEY_SCHEMA,
     KEY_NEXT_DOC,
     crate::index::KEY_INDEX,
+    crate::index::facts::KEY_TOTALS,
 ];
 
 /// Encodes a memory for the `MEMORIES` table (canonical JSON).

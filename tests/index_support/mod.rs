@@ -4,12 +4,13 @@
 //! must be equal.
 
 use crate::search_support::{bm25_tokens, fields, fuzzy_haystack};
-use memlens::index::facts::{self, CHUNK_DOCS, FACTS, Fact};
+use memlens::index::facts::{self, CHUNK_DOCS, FACTS, Fact, Totals};
 use memlens::index::haystacks::{self, HAYSTACKS};
 use memlens::index::postings::{self, MAX_BLOCK, POSTINGS, Posting};
 use memlens::index::{SEARCH_DOCS, SearchRecord, index_is_current};
 use memlens::model::Memory;
 use memlens::store::Store;
+use memlens::store::tables::META;
 use redb::ReadableTable;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -267,6 +268,7 @@ pub fn assert_index_exact(store: &Store, context: &str) -> BTreeMap<String, usiz
         );
     }
     assert_eq!(got.facts, want.facts, "{context}: facts");
+    assert_totals(store, &want, context);
     assert_eq!(got.terms, want.terms, "{context}: search records' terms");
     assert_stacks(
         &got.record_haystacks,
@@ -286,6 +288,26 @@ pub fn assert_index_exact(store: &Store, context: &str) -> BTreeMap<String, usiz
         context,
     );
     blocks
+}
+
+/// Asserts the stored totals (BM25's N and summed lengths under the default filters)
+/// equal those counted from the brute-force facts: session recaps left out, live and
+/// soft-deleted apart.
+fn assert_totals(store: &Store, want: &IndexContents, context: &str) {
+    let mut expected = Totals::default();
+    for (_, f) in want.facts.iter().filter(|(_, f)| !f.session_recap) {
+        if f.deleted {
+            expected.deleted += 1;
+            expected.deleted_length += u64::from(f.length);
+        } else {
+            expected.live += 1;
+            expected.live_length += u64::from(f.length);
+        }
+    }
+    let reader = store.read().expect("read");
+    let meta = reader.txn().open_table(META).expect("meta");
+    let stored = Totals::read(&meta).expect("totals").unwrap_or_default();
+    assert_eq!(stored, expected, "{context}: facts totals");
 }
 
 /// Asserts the store holds exactly `model` (by id).
