@@ -224,7 +224,7 @@ fn terminal(table: &mut Table, dir: &Path, store: &Path, files: &Files, n: usize
     let (m_rss, m_hwm) = rss.unwrap_or((0, 0));
     let (z_rss, _) = fzf_rss.unwrap_or((0, 0));
     table.row(
-        "resident memory after first frame (VmRSS; beyond the text, per memory)",
+        "resident memory with the index loaded (VmRSS; beyond the text, per memory)",
         format!(
             "{:.0} MB ({:.0} B/memory; peak {:.0} MB)",
             m_rss as f64 / 1e6,
