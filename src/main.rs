@@ -75,8 +75,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             commands::stats::run(&paths::store_path(db)?, &args, &mut out).map_err(Failure::from)
         }
         Some(Command::Search(args)) => {
-            let store = open_existing(&paths::store_path(db)?)?;
-            memlens::search::command::run(&store, &args, &mut out).map_err(search_failure)
+            memlens::search::command::run_at(&paths::store_path(db)?, &args, &mut out)
+                .map_err(search_failure)
         }
         Some(Command::Curate(cmd)) => {
             let store = open_existing(&paths::store_path(db)?)?;

@@ -408,3 +408,64 @@ fn demo_builds_a_fresh_store_and_never_replaces_a_real_one() {
         "the demo store was rebuilt"
     );
 }
+
+/// A search that writes nothing leaves the store file byte for byte as it was (it is
+/// opened read-only), gives the same answer as the writable path (`--track` opens the
+/// store for writing, and counts the read), and a missing store is still an error.
+#[test]
+fn a_search_reads_the_store_without_writing_to_it() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let db = h.join("s.redb");
+    let data = h.join("m.jsonl");
+    std::fs::write(
+        &data,
+        "{\"id\":\"a\",\"body\":\"alpha beta\"}\n{\"id\":\"b\",\"body\":\"beta gamma\"}\n",
+    )
+    .unwrap();
+    ok(h, &["import", "--db", s(&db), s(&data)]);
+    let before = std::fs::read(&db).unwrap();
+    let mut answers = Vec::new();
+    for engine in ["literal", "bm25", "fuzzy"] {
+        let args = [
+            "search",
+            "--db",
+            s(&db),
+            "--json",
+            "--engine",
+            engine,
+            "beta",
+        ];
+        answers.push(ok(h, &args));
+    }
+    assert_eq!(std::fs::read(&db).unwrap(), before, "the file changed");
+    let hits = |json: &str| -> Vec<String> {
+        let v: Value = serde_json::from_str(json).unwrap();
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(hits(&answers[1]), vec!["a", "b"]);
+    let tracked = ok(
+        h,
+        &[
+            "search",
+            "--db",
+            s(&db),
+            "--json",
+            "--engine",
+            "bm25",
+            "--track",
+            "beta",
+        ],
+    );
+    assert_eq!(hits(&tracked), hits(&answers[1]));
+    let got = ok(h, &["get", "--db", s(&db), "--json", "a"]);
+    let v: Value = serde_json::from_str(&got).unwrap();
+    assert_eq!(v["read_count"], 1);
+    let missing = memlens(h, &["search", "--db", s(&h.join("none.redb")), "x"], &[]);
+    assert_eq!(missing.status.code(), Some(1), "{}", stderr(&missing));
+}

@@ -3,7 +3,7 @@
 use crate::search::request::{BrowseMode, Engine, Filters, NumericField, Order, SearchRequest};
 use crate::search::searcher::Searcher;
 use crate::search::{output, quick};
-use crate::store::Store;
+use crate::store::{Store, StoreReader};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
 /// The flags of `memlens search` (every subcommand's `--db` lives elsewhere).
@@ -127,15 +127,53 @@ impl SearchArgs {
     }
 }
 
+/// Runs `memlens search` on the store at `path`: a search that writes nothing (no
+/// `--track`) reads a read-only snapshot, so the file is not opened for writing at all
+/// unless it must be (see [`Store::snapshot`]).
+pub fn run_at(
+    path: &std::path::Path,
+    args: &SearchArgs,
+    out: &mut dyn std::io::Write,
+) -> anyhow::Result<()> {
+    let snapshot = match args.track {
+        true => None,
+        false => Store::snapshot(path)?,
+    };
+    match snapshot {
+        Some(reader) => run_on_snapshot(reader, args, out),
+        None => run(&crate::commands::open_existing(path)?, args, out),
+    }
+}
+
 /// Runs `memlens search` on an open store, printing to `out`.
 pub fn run(store: &Store, args: &SearchArgs, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    respond(store.read()?, Some(store), args, out)
+}
+
+/// Runs `memlens search` on a read-only snapshot ([`Store::snapshot`]); `--track` needs
+/// [`run`], which can write.
+pub fn run_on_snapshot(
+    reader: StoreReader,
+    args: &SearchArgs,
+    out: &mut dyn std::io::Write,
+) -> anyhow::Result<()> {
+    respond(reader, None, args, out)
+}
+
+fn respond(
+    reader: StoreReader,
+    store: Option<&Store>,
+    args: &SearchArgs,
+    out: &mut dyn std::io::Write,
+) -> anyhow::Result<()> {
     let req = args.request()?;
-    let reader = store.read()?;
     let mut resp = match quick::answer(&reader, &req)? {
         Some(resp) => resp,
         None => Searcher::open(reader)?.search(&req),
     };
-    if args.track && !resp.hits.is_empty() {
+    if let Some(store) = store.filter(|_| args.track)
+        && !resp.hits.is_empty()
+    {
         let ids: Vec<String> = resp.hits.iter().map(|h| h.memory.id.clone()).collect();
         let updated = crate::curate::track_reads(store, &ids)?;
         for (hit, memory) in resp.hits.iter_mut().zip(updated) {

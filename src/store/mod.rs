@@ -43,6 +43,13 @@ impl Store {
         })
     }
 
+    /// A read-only snapshot of the store at `path`, opened without write access (for
+    /// commands that only read); `None` when the store has to be opened with
+    /// [`Store::open`] first (missing, empty, needing crash recovery or an index rebuild).
+    pub fn snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
+        open::read_only_snapshot(path)
+    }
+
     /// The file this store lives in.
     pub fn path(&self) -> &Path {
         &self.path

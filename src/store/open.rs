@@ -1,6 +1,7 @@
 //! Opening a store file: create when missing, refuse what is not ours, a newer schema,
 //! or a file another process holds.
 
+use super::StoreReader;
 use super::error::{StoreError, StoreResult};
 use super::tables::{
     BACKLINKS, FORMAT_MARKER, IDS, KEY_FORMAT, KEY_NEXT_DOC, KEY_SCHEMA, MEMORIES, META,
@@ -95,6 +96,41 @@ pub fn open_database(path: &Path, cache_bytes: usize) -> StoreResult<Database> {
         })?;
     check_or_stamp(&db, path)?;
     Ok(db)
+}
+
+/// A read-only snapshot of the store at `path` without opening it for writing (nothing
+/// of the file is written, not even redb's open marker); `None` when the store must be
+/// opened for writing first: it is missing or empty, needs crash recovery, or its index
+/// is of an older version (the writable open rebuilds it).
+pub fn read_only_snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
+    if !path.is_file() {
+        return Ok(None);
+    }
+    check_magic(path)?;
+    if std::fs::metadata(path).map_err(|e| io(path, e))?.len() == 0 {
+        return Ok(None);
+    }
+    let db = match redb::ReadOnlyDatabase::open(path) {
+        Ok(db) => db,
+        Err(DatabaseError::DatabaseAlreadyOpen) => {
+            return Err(StoreError::Locked {
+                path: path.to_path_buf(),
+            });
+        }
+        Err(DatabaseError::RepairAborted) => return Ok(None),
+        Err(DatabaseError::Storage(redb::StorageError::Io(source))) => {
+            return Err(io(path, source));
+        }
+        Err(other) => return Err(storage_error(path, other)),
+    };
+    if check_format(&db, path)? {
+        return Ok(None);
+    }
+    let txn = db.begin_read().map_err(|e| storage_error(path, e))?;
+    if !crate::index::index_is_current(&txn).map_err(|e| storage_error(path, e))? {
+        return Ok(None);
+    }
+    Ok(Some(StoreReader::owning(txn, path.to_path_buf(), db)))
 }
 
 /// Checks an existing file read-only before opening it for writing, so that a redb

@@ -12,11 +12,29 @@ use std::path::PathBuf;
 pub struct StoreReader {
     txn: ReadTransaction,
     path: PathBuf,
+    /// The read-only database a snapshot opened on its own keeps open (and locked).
+    _database: Option<redb::ReadOnlyDatabase>,
 }
 
 impl StoreReader {
     pub(super) fn new(txn: ReadTransaction, path: PathBuf) -> StoreReader {
-        StoreReader { txn, path }
+        StoreReader {
+            txn,
+            path,
+            _database: None,
+        }
+    }
+
+    pub(super) fn owning(
+        txn: ReadTransaction,
+        path: PathBuf,
+        database: redb::ReadOnlyDatabase,
+    ) -> StoreReader {
+        StoreReader {
+            txn,
+            path,
+            _database: Some(database),
+        }
     }
 
     fn err(&self, e: impl std::fmt::Display) -> StoreError {
