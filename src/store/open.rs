@@ -110,7 +110,10 @@ pub fn read_only_snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
     if std::fs::metadata(path).map_err(|e| io(path, e))?.len() == 0 {
         return Ok(None);
     }
-    let db = match redb::ReadOnlyDatabase::open(path) {
+    let opened = Database::builder()
+        .set_cache_size(BROWSE_CACHE_BYTES)
+        .open_read_only(path);
+    let db = match opened {
         Ok(db) => db,
         Err(DatabaseError::DatabaseAlreadyOpen) => {
             return Err(StoreError::Locked {
