@@ -129,6 +129,20 @@ fn request() -> impl Strategy<Value = SearchRequest> {
         "x",
         "go naïve",
         "zzz",
+        "alpha zzz",
+        "ÉCO",
+        "m0",
+        "ach",
+        "  ",
+        "Gamma",
+        "notes",
+        "ca42",
+        // text that runs from one memory's body into the next one's id (neighbours in
+        // the store's haystack chunks) matches neither
+        "42m",
+        "xm0",
+        "dbm",
+        "em1",
     ];
     (
         prop::sample::select(queries),

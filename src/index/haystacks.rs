@@ -2,6 +2,7 @@
 //! documents, so a literal or fuzzy query over the whole store reads a few hundred
 //! large values (only the text it searches) instead of one record per memory.
 
+use memchr::memmem::Finder;
 use redb::{ReadableTable, StorageError, Table, TableDefinition};
 
 /// Chunk number (document / [`CHUNK_DOCS`]) → the haystacks of its documents.
@@ -69,6 +70,32 @@ impl<'a> Chunk<'a> {
     /// The fuzzy haystack of slot `slot`.
     pub fn fuzzy(&self, slot: usize) -> &'a [u8] {
         self.range(1, slot)
+    }
+
+    /// Calls `hit` once for every slot whose literal haystack contains the word `finder`
+    /// looks for (`len` bytes long), in one pass over the chunk's literal text: a match
+    /// counts only when it lies inside one haystack.
+    pub fn literal_hits(&self, finder: &Finder<'_>, len: usize, mut hit: impl FnMut(usize)) {
+        let start = |slot: usize| offset(self.bytes, slot).unwrap_or(0);
+        let text = self.bytes.get(HEADER..HEADER + start(SLOTS)).unwrap_or(&[]);
+        let mut at = 0;
+        while let Some(found) = text.get(at..).and_then(|rest| finder.find(rest)) {
+            let p = at + found;
+            // the slot whose haystack holds position p: the last starting at or before it
+            let (mut lo, mut hi) = (0, SLOTS);
+            while lo + 1 < hi {
+                let mid = (lo + hi) / 2;
+                if start(mid) <= p { lo = mid } else { hi = mid }
+            }
+            let slot = (lo..SLOTS).find(|&s| start(s + 1) > p).unwrap_or(SLOTS - 1);
+            let end = start(slot + 1);
+            if p + len <= end {
+                hit(slot);
+                at = end;
+            } else {
+                at = p + 1;
+            }
+        }
     }
 }
 
@@ -177,6 +204,15 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(Chunk::parse(&longer).is_none());
+        let finder = Finder::new(b"x");
+        let mut hits = Vec::new();
+        c.literal_hits(&finder, 1, |s| hits.push(s));
+        assert_eq!(hits, vec![3]);
+        // "tx" spans the end of slot 0 ("first") and slot 3 ("x\ny"): no hit
+        let spans = Finder::new(b"tx");
+        let mut none = Vec::new();
+        c.literal_hits(&spans, 2, |s| none.push(s));
+        assert!(none.is_empty(), "{none:?}");
         let mut backwards = bytes.clone();
         backwards[4..8].copy_from_slice(&100u32.to_le_bytes());
         assert!(Chunk::parse(&backwards).is_none());

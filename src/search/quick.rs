@@ -148,13 +148,13 @@ pub fn answer(reader: &StoreReader, req: &SearchRequest) -> StoreResult<Option<S
     }
 }
 
-/// Calls `f` with the position in `kept`, the chunk and the slot in it of every kept
+/// Calls `f` with the position in `kept`, the chunk's number, the chunk and the slot in it of every kept
 /// memory, in order. `Some(true)` when every kept memory was found and `f` accepted
 /// each (returned true); `None` when the table cannot be read or a chunk is damaged.
 fn each_haystack(
     reader: &StoreReader,
     kept: &[(u32, Fact)],
-    mut f: impl FnMut(usize, &haystacks::Chunk<'_>, usize) -> bool,
+    mut f: impl FnMut(usize, u32, &haystacks::Chunk<'_>, usize) -> bool,
 ) -> Option<bool> {
     let table = reader.txn().open_table(HAYSTACKS).ok()?;
     let mut next = 0;
@@ -166,7 +166,7 @@ fn each_haystack(
             if doc < first || slot >= haystacks::CHUNK_DOCS as usize {
                 break;
             }
-            accepted &= f(next, c, slot);
+            accepted &= f(next, chunk, c, slot);
             next += 1;
         }
     })
@@ -178,7 +178,7 @@ fn each_haystack(
 /// or damaged.
 fn fuzzy_haystacks(reader: &StoreReader, kept: &[(u32, Fact)]) -> Option<ByteArena> {
     let mut out = ByteArena::new();
-    let whole = each_haystack(reader, kept, |_, c, slot| {
+    let whole = each_haystack(reader, kept, |_, _, c, slot| {
         out.push(c.fuzzy(slot));
         !c.fuzzy(slot).is_empty()
     })?;
@@ -208,16 +208,24 @@ fn literal(
     words: &[String],
     fallback: Option<&'static str>,
 ) -> Option<Found> {
-    // counted chunk by chunk as they are read: the text is never copied
+    // counted chunk by chunk as they are read (one pass per word over a chunk's text):
+    // the text is never copied
     let finders: Vec<Finder<'_>> = words.iter().map(|w| Finder::new(w.as_bytes())).collect();
     let mut counts: Vec<(u32, u32)> = Vec::new();
-    let whole = each_haystack(reader, kept, |pos, c, slot| {
-        let hay = c.literal(slot);
-        let n = finders.iter().filter(|f| f.find(hay).is_some()).count() as u32;
+    let mut in_chunk: Option<(u32, Vec<u32>)> = None;
+    let whole = each_haystack(reader, kept, |pos, chunk, c, slot| {
+        if in_chunk.as_ref().is_none_or(|(n, _)| *n != chunk) {
+            let mut words_in = vec![0u32; haystacks::CHUNK_DOCS as usize];
+            for (f, w) in finders.iter().zip(words) {
+                c.literal_hits(f, w.len(), |s| words_in[s] += 1);
+            }
+            in_chunk = Some((chunk, words_in));
+        }
+        let n = in_chunk.as_ref().map_or(0, |(_, w)| w[slot]);
         if n > 0 {
             counts.push((pos as u32, n));
         }
-        !hay.is_empty()
+        !c.literal(slot).is_empty()
     })?;
     if !whole {
         return None;
