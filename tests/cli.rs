@@ -409,8 +409,8 @@ fn demo_builds_a_fresh_store_and_never_replaces_a_real_one() {
     );
 }
 
-/// A search that writes nothing leaves the store file byte for byte as it was (it is
-/// opened read-only), gives the same answer as the writable path (`--track` opens the
+/// A search that writes nothing (like `get`, `stats` and `export`) leaves the store file
+/// byte for byte as it was (it is opened read-only), gives the same answer as the writable path (`--track` opens the
 /// store for writing, and counts the read), and a missing store is still an error.
 #[test]
 fn a_search_reads_the_store_without_writing_to_it() {
@@ -438,6 +438,10 @@ fn a_search_reads_the_store_without_writing_to_it() {
         ];
         answers.push(ok(h, &args));
     }
+    // the other commands that only read do not write either
+    ok(h, &["get", "--db", s(&db), "a"]);
+    ok(h, &["stats", "--db", s(&db), "--json"]);
+    ok(h, &["export", "--db", s(&db)]);
     assert_eq!(std::fs::read(&db).unwrap(), before, "the file changed");
     let hits = |json: &str| -> Vec<String> {
         let v: Value = serde_json::from_str(json).unwrap();

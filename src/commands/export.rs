@@ -2,7 +2,7 @@
 //! directory. A JSONL file is written beside its final name and renamed into place, so
 //! a failed export never leaves half a file where a good one was.
 
-use super::{CommandError, CommandResult, memories, open_existing};
+use super::{CommandError, CommandResult, memories, read_existing};
 use crate::cli::{ExportArgs, ExportFormatArg};
 use crate::exchange::{ExportSummary, export_hivelore, export_jsonl};
 use std::io::{BufWriter, Write};
@@ -21,22 +21,22 @@ pub fn run(
             "--format hivelore needs -o DIR (the directory to write the .md files to)".into(),
         ));
     }
-    let store = open_existing(store_path)?;
-    let reader = store.read()?;
+    let view = read_existing(store_path)?;
+    let reader = &view.reader;
     let summary = match (&args.format, &args.output) {
         (ExportFormatArg::Jsonl, None) => {
             let mut buffered = BufWriter::with_capacity(1 << 16, out);
             export_jsonl(
-                &reader,
+                reader,
                 &mut buffered,
                 args.include_deleted,
                 Path::new("stdout"),
             )?;
             return Ok(());
         }
-        (ExportFormatArg::Jsonl, Some(path)) => jsonl_to_file(&reader, path, args.include_deleted)?,
+        (ExportFormatArg::Jsonl, Some(path)) => jsonl_to_file(reader, path, args.include_deleted)?,
         (ExportFormatArg::Hivelore, Some(dir)) => {
-            export_hivelore(&reader, dir, args.include_deleted)?
+            export_hivelore(reader, dir, args.include_deleted)?
         }
         (ExportFormatArg::Hivelore, None) => return Ok(()),
     };

@@ -2,7 +2,7 @@
 //! (`rating_bayesian`, `rating_avg` once rated 5 times, `relationship_count`, the
 //! composites when scored, `confidence_tier`) after the stored fields.
 
-use super::{CommandError, CommandResult, open_existing, terminal_safe};
+use super::{CommandError, CommandResult, read_existing, terminal_safe};
 use crate::cli::GetArgs;
 use crate::model::{Composite, FEEL_DIMS, Memory, Timestamp};
 use crate::store::{StoreError, StoreReader};
@@ -12,17 +12,17 @@ use std::path::Path;
 
 /// Runs `memlens get`.
 pub fn run(store_path: &Path, args: &GetArgs, out: &mut dyn Write) -> CommandResult<()> {
-    let store = open_existing(store_path)?;
-    let reader = store.read()?;
+    let view = read_existing(store_path)?;
+    let reader = &view.reader;
     let memory = reader
         .get(&args.id)?
         .ok_or_else(|| StoreError::UnknownId(args.id.clone()))?;
     let text = if args.json {
-        let mut line = Value::Object(with_derived(&reader, &memory, Timestamp::now())?).to_string();
+        let mut line = Value::Object(with_derived(reader, &memory, Timestamp::now())?).to_string();
         line.push('\n');
         line
     } else {
-        page(&reader, &memory, Timestamp::now())?
+        page(reader, &memory, Timestamp::now())?
     };
     out.write_all(text.as_bytes())
         .map_err(|e| CommandError::io("stdout", e))

@@ -4,7 +4,7 @@
 //! the splits and the `rated` (at least one rating) and `scored` (at least one
 //! `feel_*`) counts are over the memories not deleted, the ones the browser shows.
 
-use super::{CommandError, CommandResult, open_existing};
+use super::{CommandError, CommandResult, read_existing};
 use crate::cli::StatsArgs;
 use crate::model::{Memory, Scope, Status};
 use crate::store::{StoreError, StoreReader};
@@ -120,8 +120,8 @@ impl Stats {
 
 /// Runs `memlens stats`.
 pub fn run(store_path: &Path, args: &StatsArgs, out: &mut dyn Write) -> CommandResult<()> {
-    let store = open_existing(store_path)?;
-    let stats = Stats::of(&store.read()?)?;
+    let view = read_existing(store_path)?;
+    let stats = Stats::of(&view.reader)?;
     let text = if args.json {
         let mut j = stats.to_json();
         j["store"] = store_path.display().to_string().into();
