@@ -21,8 +21,7 @@ pub fn run(
             "--format hivelore needs -o DIR (the directory to write the .md files to)".into(),
         ));
     }
-    let view = read_existing(store_path)?;
-    let reader = &view.reader;
+    let reader = &read_existing(store_path)?;
     let summary = match (&args.format, &args.output) {
         (ExportFormatArg::Jsonl, None) => {
             let mut buffered = BufWriter::with_capacity(1 << 16, out);

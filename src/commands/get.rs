@@ -12,8 +12,7 @@ use std::path::Path;
 
 /// Runs `memlens get`.
 pub fn run(store_path: &Path, args: &GetArgs, out: &mut dyn Write) -> CommandResult<()> {
-    let view = read_existing(store_path)?;
-    let reader = &view.reader;
+    let reader = &read_existing(store_path)?;
     let memory = reader
         .get(&args.id)?
         .ok_or_else(|| StoreError::UnknownId(args.id.clone()))?;

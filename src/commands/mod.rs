@@ -106,28 +106,13 @@ pub fn open_existing(path: &Path) -> CommandResult<Store> {
     Ok(Store::open(path)?)
 }
 
-/// A read-only view of an existing store, and the store itself when it had to be opened
-/// for writing first (crash recovery or an index rebuild); the reader is dropped first.
-pub struct ReadView {
-    /// The snapshot to read.
-    pub reader: crate::store::StoreReader,
-    _store: Option<Store>,
-}
-
 /// A snapshot of a store that must already exist, for commands that only read: opened
 /// without write access when it can be, so reading never writes to the file.
-pub fn read_existing(path: &Path) -> CommandResult<ReadView> {
-    if let Some(reader) = Store::snapshot(path)? {
-        return Ok(ReadView {
-            reader,
-            _store: None,
-        });
+pub fn read_existing(path: &Path) -> CommandResult<crate::store::StoreReader> {
+    match Store::snapshot(path)? {
+        Some(reader) => Ok(reader),
+        None => Ok(open_existing(path)?.into_reader()?),
     }
-    let store = open_existing(path)?;
-    Ok(ReadView {
-        reader: store.read()?,
-        _store: Some(store),
-    })
 }
 
 /// A temporary file beside `path` (same directory, so renaming it into place is

@@ -120,8 +120,7 @@ impl Stats {
 
 /// Runs `memlens stats`.
 pub fn run(store_path: &Path, args: &StatsArgs, out: &mut dyn Write) -> CommandResult<()> {
-    let view = read_existing(store_path)?;
-    let stats = Stats::of(&view.reader)?;
+    let stats = Stats::of(&read_existing(store_path)?)?;
     let text = if args.json {
         let mut j = stats.to_json();
         j["store"] = store_path.display().to_string().into();

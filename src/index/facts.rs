@@ -166,16 +166,11 @@ pub fn get_many<T: ReadableTable<u32, &'static [u8]>>(
     let mut i = 0;
     while i < docs.len() {
         let chunk = docs[i] / CHUNK_DOCS;
-        let rows = table.get(chunk)?;
-        let rows = rows.as_ref().map(|v| v.value());
-        if let Some(r) = rows
-            && r.len() != ROW * CHUNK_DOCS as usize
-        {
-            return Err(StorageError::Corrupted(format!(
-                "facts chunk {chunk} has {} bytes",
-                r.len()
-            )));
-        }
+        let stored = table.get(chunk)?;
+        let rows = match &stored {
+            Some(v) => Some(checked(chunk, v.value())?),
+            None => None,
+        };
         while i < docs.len() && docs[i] / CHUNK_DOCS == chunk {
             let at = (docs[i] % CHUNK_DOCS) as usize * ROW;
             out.push(rows.and_then(|r| Fact::from_row(&r[at..at + ROW])));
@@ -183,6 +178,18 @@ pub fn get_many<T: ReadableTable<u32, &'static [u8]>>(
         }
     }
     Ok(out)
+}
+
+/// The rows of a stored chunk, or the error saying it is damaged (of the wrong size).
+fn checked(chunk: u32, rows: &[u8]) -> Result<&[u8], StorageError> {
+    if rows.len() == ROW * CHUNK_DOCS as usize {
+        Ok(rows)
+    } else {
+        Err(StorageError::Corrupted(format!(
+            "facts chunk {chunk} has {} bytes",
+            rows.len()
+        )))
+    }
 }
 
 /// Calls `f` with every stored memory's document number and fact, in document order.
@@ -193,13 +200,8 @@ pub fn for_each<T: ReadableTable<u32, &'static [u8]>>(
 ) -> Result<(), StorageError> {
     for entry in table.iter()? {
         let (chunk, rows) = entry?;
-        let (chunk, rows) = (chunk.value(), rows.value());
-        if rows.len() != ROW * CHUNK_DOCS as usize {
-            return Err(StorageError::Corrupted(format!(
-                "facts chunk {chunk} has {} bytes",
-                rows.len()
-            )));
-        }
+        let chunk = chunk.value();
+        let rows = checked(chunk, rows.value())?;
         for (i, row) in rows.chunks_exact(ROW).enumerate() {
             if let Some(fact) = Fact::from_row(row) {
                 f(chunk * CHUNK_DOCS + i as u32, fact);
@@ -219,13 +221,7 @@ pub(crate) fn apply(
     while i < changes.len() {
         let chunk = changes[i].0 / CHUNK_DOCS;
         let mut rows = match table.get(chunk)? {
-            Some(v) if v.value().len() == ROW * CHUNK_DOCS as usize => v.value().to_vec(),
-            Some(v) => {
-                return Err(StorageError::Corrupted(format!(
-                    "facts chunk {chunk} has {} bytes",
-                    v.value().len()
-                )));
-            }
+            Some(v) => checked(chunk, v.value())?.to_vec(),
             None => vec![0u8; ROW * CHUNK_DOCS as usize],
         };
         while i < changes.len() && changes[i].0 / CHUNK_DOCS == chunk {

@@ -103,17 +103,19 @@ pub(crate) fn read_persisted(
         .collect()
 }
 
-/// For every position `keep` gives a document of the query terms' postings `lists`,
-/// the frequency of each query term, in ascending positions (`positions` bounds them).
-pub(crate) fn gather(
-    lists: &[Vec<(u32, u32)>],
+/// For every position `keep` gives a document of the query terms' postings `lists`
+/// (one per query term, in query order), the frequency of each query term, in
+/// ascending positions (`positions` bounds them).
+pub(crate) fn gather<L: IntoIterator<Item = (u32, u32)>>(
+    lists: impl ExactSizeIterator<Item = L>,
     positions: usize,
     keep: impl Fn(u32) -> Option<u32>,
 ) -> Vec<(u32, Vec<u32>)> {
+    let terms = lists.len();
     let mut found: Vec<(u32, Vec<u32>)> = Vec::new();
     let mut at: Vec<u32> = vec![u32::MAX; positions];
-    for (k, list) in lists.iter().enumerate() {
-        for &(doc, tf) in list {
+    for (k, list) in lists.enumerate() {
+        for (doc, tf) in list {
             let Some(pos) = keep(doc) else {
                 continue;
             };
@@ -122,7 +124,7 @@ pub(crate) fn gather(
             };
             if *i == u32::MAX {
                 *i = found.len() as u32;
-                found.push((pos, vec![0; lists.len()]));
+                found.push((pos, vec![0; terms]));
             }
             found[*i as usize].1[k] = tf;
         }
@@ -138,7 +140,7 @@ fn from_persisted(
     terms: &[String],
 ) -> Option<Vec<(u32, Vec<u32>)>> {
     let lists = read_persisted(reader, terms)?;
-    Some(gather(&lists, c.len(), |doc| {
+    Some(gather(lists.into_iter(), c.len(), |doc| {
         let slot = c.docs.binary_search(&doc).ok()?;
         member[slot].then_some(slot as u32)
     }))
@@ -149,26 +151,13 @@ fn from_postings(
     member: &[bool],
     terms: &[String],
 ) -> Vec<(u32, Vec<u32>)> {
-    let mut found: Vec<(u32, Vec<u32>)> = Vec::new();
-    let mut at: Vec<u32> = vec![u32::MAX; member.len()];
-    for (k, term) in terms.iter().enumerate() {
-        let Some((slots, tfs)) = p.get(term) else {
-            continue;
-        };
-        for (&slot, &tf) in slots.iter().zip(tfs) {
-            if !member[slot as usize] {
-                continue;
-            }
-            let i = &mut at[slot as usize];
-            if *i == u32::MAX {
-                *i = found.len() as u32;
-                found.push((slot, vec![0; terms.len()]));
-            }
-            found[*i as usize].1[k] = tf;
-        }
-    }
-    found.sort_unstable_by_key(|(slot, _)| *slot);
-    found
+    let lists = terms.iter().map(|term| {
+        let (slots, tfs) = p.get(term).unwrap_or((&[], &[]));
+        slots.iter().copied().zip(tfs.iter().copied())
+    });
+    gather(lists, member.len(), |slot| {
+        member[slot as usize].then_some(slot)
+    })
 }
 
 fn from_terms(c: &Corpus, set: &[u32], terms: &[String]) -> Vec<(u32, Vec<u32>)> {

@@ -135,14 +135,10 @@ pub fn run_at(
     args: &SearchArgs,
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<()> {
-    let snapshot = match args.track {
-        true => None,
-        false => Store::snapshot(path)?,
-    };
-    match snapshot {
-        Some(reader) => run_on_snapshot(reader, args, out),
-        None => run(&crate::commands::open_existing(path)?, args, out),
+    if args.track {
+        return run(&crate::commands::open_existing(path)?, args, out);
     }
+    run_on_snapshot(crate::commands::read_existing(path)?, args, out)
 }
 
 /// Runs `memlens search` on an open store, printing to `out`.
@@ -150,8 +146,8 @@ pub fn run(store: &Store, args: &SearchArgs, out: &mut dyn std::io::Write) -> an
     respond(store.read()?, Some(store), args, out)
 }
 
-/// Runs `memlens search` on a read-only snapshot ([`Store::snapshot`]); `--track` needs
-/// [`run`], which can write.
+/// Runs `memlens search` on a snapshot (see [`crate::commands::read_existing`]);
+/// `--track` needs [`run`], which can write.
 pub fn run_on_snapshot(
     reader: StoreReader,
     args: &SearchArgs,

@@ -2,7 +2,7 @@
 
 use crate::model::Status;
 use crate::search::corpus::{Corpus, NO_MODULE};
-use crate::search::request::{DeletedFilter, Filters, NumericField, Range};
+use crate::search::request::{Filters, NumericField, Range};
 
 /// The type hidden unless the types filter names it.
 pub const SESSION_RECAP: &str = "session_recap";
@@ -76,10 +76,8 @@ impl<'a> CompiledFilters<'a> {
     /// Whether the memory in `slot` passes every filter.
     pub fn passes(&self, c: &Corpus, slot: usize) -> bool {
         let f = self.filters;
-        match f.deleted {
-            DeletedFilter::Exclude if c.deleted[slot] => return false,
-            DeletedFilter::Only if !c.deleted[slot] => return false,
-            _ => {}
+        if !f.deleted.keeps(c.deleted[slot]) {
+            return false;
         }
         let t = c.types[slot];
         if self.exclude_types.contains(&t) {

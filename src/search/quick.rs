@@ -16,9 +16,10 @@ use crate::search::request::{
     BrowseMode, DeletedFilter, Engine, Filters, Hit, MatchQuality, Order, SearchRequest,
     SearchResponse,
 };
+use crate::search::searcher::storage;
 use crate::search::{bm25, engine, fuzzy, literal};
 use crate::store::tables::META;
-use crate::store::{StoreError, StoreReader, StoreResult};
+use crate::store::{StoreReader, StoreResult};
 use memchr::memmem::Finder;
 use std::cmp::Ordering;
 
@@ -81,10 +82,6 @@ struct Found {
     scored: bool,
     quality: Option<MatchQuality>,
     notice: Option<&'static str>,
-}
-
-fn storage(reader: &StoreReader, e: impl std::fmt::Display) -> StoreError {
-    crate::search::searcher::storage(reader, e)
 }
 
 /// Answers `req` from the persisted index when it can; `Ok(None)` when the request
@@ -258,12 +255,7 @@ fn fuzzy(reader: &StoreReader, kept: &[(u32, Fact)], pattern: &str) -> Option<Fo
 /// Whether a memory passes the default filters with this `deleted` choice (session
 /// recaps are hidden unless the types filter names them, and it names none here).
 fn passes(fact: &Fact, deleted: DeletedFilter) -> bool {
-    let deleted_ok = match deleted {
-        DeletedFilter::Exclude => !fact.deleted,
-        DeletedFilter::Include => true,
-        DeletedFilter::Only => fact.deleted,
-    };
-    deleted_ok && !fact.session_recap
+    deleted.keeps(fact.deleted) && !fact.session_recap
 }
 
 /// The BM25 score of every memory the default filters keep (with this `deleted`
@@ -303,7 +295,7 @@ fn score(
         .open_table(FACTS)
         .map_err(|e| storage(reader, e))?;
     let facts = facts::get_many(&table, &docs).map_err(|e| storage(reader, e))?;
-    let found = bm25::gather(&lists, docs.len(), |doc| {
+    let found = bm25::gather(lists.iter().map(|l| l.iter().copied()), docs.len(), |doc| {
         let pos = docs.binary_search(&doc).ok()?;
         facts[pos]
             .filter(|f| passes(f, deleted))

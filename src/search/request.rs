@@ -240,6 +240,17 @@ pub enum DeletedFilter {
     Only,
 }
 
+impl DeletedFilter {
+    /// Whether a memory that is (or is not) soft-deleted passes this choice.
+    pub fn keeps(self, deleted: bool) -> bool {
+        match self {
+            DeletedFilter::Exclude => !deleted,
+            DeletedFilter::Include => true,
+            DeletedFilter::Only => deleted,
+        }
+    }
+}
+
 /// Every filter of SPEC §3.1; all optional and ANDed.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Filters {

@@ -61,6 +61,17 @@ impl Store {
         Ok(StoreReader::new(txn, self.path.clone()))
     }
 
+    /// A snapshot that keeps the store open for as long as it is read (for a command
+    /// that reads once and has no other use for the store).
+    pub fn into_reader(self) -> StoreResult<StoreReader> {
+        let txn = self.db.begin_read().map_err(|e| self.storage(e))?;
+        Ok(StoreReader::owning(
+            txn,
+            self.path,
+            read::Owned::Writable(self.db),
+        ))
+    }
+
     /// Starts the one write transaction; nothing is visible until `commit`.
     pub fn write(&self) -> StoreResult<StoreWriter> {
         let txn = self.db.begin_write().map_err(|e| self.storage(e))?;

@@ -7,7 +7,7 @@ use super::tables::{
     BACKLINKS, FORMAT_MARKER, IDS, KEY_FORMAT, KEY_NEXT_DOC, KEY_SCHEMA, MEMORIES, META,
     SCHEMA_VERSION,
 };
-use redb::{Database, DatabaseError, ReadableDatabase, TableError};
+use redb::{Database, DatabaseError, ReadOnlyDatabase, ReadableDatabase, TableError};
 use std::io::Read;
 use std::path::Path;
 
@@ -110,21 +110,8 @@ pub fn read_only_snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
     if std::fs::metadata(path).map_err(|e| io(path, e))?.len() == 0 {
         return Ok(None);
     }
-    let opened = Database::builder()
-        .set_cache_size(BROWSE_CACHE_BYTES)
-        .open_read_only(path);
-    let db = match opened {
-        Ok(db) => db,
-        Err(DatabaseError::DatabaseAlreadyOpen) => {
-            return Err(StoreError::Locked {
-                path: path.to_path_buf(),
-            });
-        }
-        Err(DatabaseError::RepairAborted) => return Ok(None),
-        Err(DatabaseError::Storage(redb::StorageError::Io(source))) => {
-            return Err(io(path, source));
-        }
-        Err(other) => return Err(storage_error(path, other)),
+    let Some(db) = open_read_only(path, BROWSE_CACHE_BYTES)? else {
+        return Ok(None);
     };
     if check_format(&db, path)? {
         return Ok(None);
@@ -133,7 +120,11 @@ pub fn read_only_snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
     if !crate::index::index_is_current(&txn).map_err(|e| storage_error(path, e))? {
         return Ok(None);
     }
-    Ok(Some(StoreReader::owning(txn, path.to_path_buf(), db)))
+    Ok(Some(StoreReader::owning(
+        txn,
+        path.to_path_buf(),
+        db.into(),
+    )))
 }
 
 /// Checks an existing file read-only before opening it for writing, so that a redb
@@ -141,12 +132,24 @@ pub fn read_only_snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
 /// changing. A file that needs crash recovery cannot be opened read-only; it is
 /// checked after the writable open has repaired it.
 fn precheck_read_only(path: &Path) -> StoreResult<()> {
-    match redb::ReadOnlyDatabase::open(path) {
-        Ok(db) => check_format(&db, path).map(|_| ()),
+    match open_read_only(path, BROWSE_CACHE_BYTES)? {
+        Some(db) => check_format(&db, path).map(|_| ()),
+        None => Ok(()),
+    }
+}
+
+/// Opens the file read-only (a store another process holds is refused as locked);
+/// `None` when it needs crash recovery, which only a writable open can do.
+fn open_read_only(path: &Path, cache_bytes: usize) -> StoreResult<Option<ReadOnlyDatabase>> {
+    match Database::builder()
+        .set_cache_size(cache_bytes)
+        .open_read_only(path)
+    {
+        Ok(db) => Ok(Some(db)),
         Err(DatabaseError::DatabaseAlreadyOpen) => Err(StoreError::Locked {
             path: path.to_path_buf(),
         }),
-        Err(DatabaseError::RepairAborted) => Ok(()),
+        Err(DatabaseError::RepairAborted) => Ok(None),
         Err(DatabaseError::Storage(redb::StorageError::Io(source))) => Err(io(path, source)),
         Err(other) => Err(storage_error(path, other)),
     }

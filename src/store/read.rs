@@ -12,8 +12,27 @@ use std::path::PathBuf;
 pub struct StoreReader {
     txn: ReadTransaction,
     path: PathBuf,
-    /// The read-only database a snapshot opened on its own keeps open (and locked).
-    _database: Option<redb::ReadOnlyDatabase>,
+    /// The database a reader opened on its own keeps open (and locked); dropped after
+    /// the transaction.
+    _database: Option<Owned>,
+}
+
+/// A database a [`StoreReader`] keeps open for as long as it reads.
+#[expect(
+    dead_code,
+    reason = "held only so that the database closes after the reader"
+)]
+pub(super) enum Owned {
+    /// Opened read-only ([`super::Store::snapshot`]).
+    ReadOnly(redb::ReadOnlyDatabase),
+    /// A store opened for writing and handed over ([`super::Store::into_reader`]).
+    Writable(redb::Database),
+}
+
+impl From<redb::ReadOnlyDatabase> for Owned {
+    fn from(db: redb::ReadOnlyDatabase) -> Owned {
+        Owned::ReadOnly(db)
+    }
 }
 
 impl StoreReader {
@@ -25,11 +44,7 @@ impl StoreReader {
         }
     }
 
-    pub(super) fn owning(
-        txn: ReadTransaction,
-        path: PathBuf,
-        database: redb::ReadOnlyDatabase,
-    ) -> StoreReader {
+    pub(super) fn owning(txn: ReadTransaction, path: PathBuf, database: Owned) -> StoreReader {
         StoreReader {
             txn,
             path,
