@@ -10,6 +10,9 @@
 //! two-row matrix, the same reuse of cells between rows) starting from a fresh matrix
 //! every time, without the per-call allocations. `tests` check it against the crate.
 
+mod matrix;
+
+use matrix::Scratch;
 use std::cell::RefCell;
 
 const SCORE_MATCH: i32 = 16;
@@ -64,13 +67,43 @@ const fn char_type_slow(ch: char) -> CharType {
     }
 }
 
-fn in_place_bonus(prev: CharType, cur: CharType) -> i32 {
+const fn in_place_bonus_slow(prev: CharType, cur: CharType) -> i32 {
     match (prev, cur) {
         (CharType::Empty, _) | (CharType::HardSep, _) => BONUS_HEAD,
         (CharType::SoftSep, _) => BONUS_BREAK,
         (CharType::Lower, CharType::Upper) | (CharType::Number, CharType::Upper) => BONUS_CAMEL,
         _ => 0,
     }
+}
+
+const TYPES: [CharType; 6] = [
+    CharType::Empty,
+    CharType::Upper,
+    CharType::Lower,
+    CharType::Number,
+    CharType::HardSep,
+    CharType::SoftSep,
+];
+
+/// [`in_place_bonus_slow`] of every pair of character types.
+const BONUSES: [[i32; 6]; 6] = {
+    let mut t = [[0; 6]; 6];
+    let mut i = 0;
+    while i < 6 {
+        let mut j = 0;
+        while j < 6 {
+            t[i][j] = in_place_bonus_slow(TYPES[i], TYPES[j]);
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Skim's bonus for a character of type `cur` after one of type `prev`.
+#[inline]
+fn in_place_bonus(prev: CharType, cur: CharType) -> i32 {
+    BONUSES[prev as usize][cur as usize]
 }
 
 fn char_equal(a: char, b: char, case_sensitive: bool) -> bool {
@@ -81,29 +114,6 @@ fn char_equal(a: char, b: char, case_sensitive: bool) -> bool {
     }
 }
 
-/// One cell of the two-row score matrix.
-#[derive(Clone, Copy)]
-struct Cell {
-    m: i32,
-    p: i32,
-    bonus: i32,
-}
-
-const FRESH: Cell = Cell {
-    m: NEG_INFINITY,
-    p: NEG_INFINITY,
-    bonus: 0,
-};
-
-/// Buffers reused between calls (their contents never are).
-#[derive(Default)]
-struct Scratch {
-    choice: Vec<char>,
-    first: Vec<usize>,
-    bonuses: Vec<i32>,
-    rows: [Vec<Cell>; 2],
-}
-
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
@@ -111,15 +121,22 @@ thread_local! {
 /// A query prepared once for many haystacks.
 pub struct FuzzyPattern {
     chars: Vec<char>,
+    /// The pattern's bytes when it is ASCII: ASCII haystacks are then matched byte by
+    /// byte, with the same matrix.
+    ascii: Option<Vec<u8>>,
+
     case_sensitive: bool,
 }
 
 impl FuzzyPattern {
     /// Prepares `pattern` (smart case: case-sensitive when it has an ASCII capital).
     pub fn new(pattern: &str) -> FuzzyPattern {
+        let case_sensitive = pattern.chars().any(|c| c.is_ascii_uppercase());
+        let ascii = pattern.is_ascii().then(|| pattern.as_bytes().to_vec());
         FuzzyPattern {
             chars: pattern.chars().collect(),
-            case_sensitive: pattern.chars().any(|c| c.is_ascii_uppercase()),
+            ascii,
+            case_sensitive,
         }
     }
 
@@ -167,79 +184,20 @@ impl FuzzyPattern {
     }
 
     fn score_with(&self, s: &mut Scratch, choice: &str) -> Option<i64> {
-        let pattern = &self.chars;
-        let cs = self.case_sensitive;
-        s.choice.clear();
-        s.choice.extend(choice.chars());
-        let choice = &s.choice;
-        // the first position of each pattern char in turn (skim's cheap_matches)
-        s.first.clear();
-        let mut k = 0;
-        for (idx, &c) in choice.iter().enumerate() {
-            if k == pattern.len() {
-                break;
-            }
-            if char_equal(c, pattern[k], cs) {
-                s.first.push(idx);
-                k += 1;
-            }
+        if choice.is_ascii() {
+            // a pattern with a non-ASCII character never matches an ASCII haystack
+            let pattern = self.ascii.as_deref()?;
+            let choice = choice.as_bytes();
+            return matrix::scan(s, pattern, choice, self.case_sensitive)
+                .then(|| matrix::fill(s, pattern, choice, self.case_sensitive));
         }
-        if k < pattern.len() {
-            return None;
-        }
-        let cols = choice.len() + 1;
-        s.bonuses.clear();
-        s.bonuses.push(0);
-        let mut prev = '\0';
-        for &c in choice {
-            s.bonuses
-                .push(in_place_bonus(char_type(prev), char_type(c)));
-            prev = c;
-        }
-        if cols > 1 {
-            s.bonuses[1] *= BONUS_FIRST_CHAR_MULTIPLIER;
-        }
-        for row in &mut s.rows {
-            row.clear();
-            row.resize(cols, FRESH);
-        }
-        for cell in s.rows[0].iter_mut() {
-            cell.p = GAP_EXTENSION;
-        }
-        for (i, &p_ch) in pattern.iter().enumerate() {
-            let (low, high) = s.rows.split_at_mut(1);
-            let (row, prev_row) = if (i + 1) & 1 == 1 {
-                (&mut high[0], &low[0])
-            } else {
-                (&mut low[0], &high[0])
-            };
-            for col in s.first[i] + 1..cols {
-                let c_ch = choice[col - 1];
-                if char_equal(c_ch, p_ch, cs) {
-                    let penalty = if !cs && p_ch != c_ch {
-                        PENALTY_CASE_MISMATCH
-                    } else {
-                        0
-                    };
-                    let match_score = (SCORE_MATCH + penalty).max(0);
-                    let before = prev_row[col - 1];
-                    let in_place = s.bonuses[col];
-                    let consecutive = row[col - 1].bonus.max(in_place.max(BONUS_CONSECUTIVE));
-                    row[col - 1].bonus = consecutive;
-                    let by_match = before.m + consecutive;
-                    let by_skip = before.p + in_place;
-                    row[col].m = by_match.max(by_skip) + match_score;
-                } else {
-                    row[col].m = NEG_INFINITY;
-                    row[col].bonus = 0;
-                }
-                let last = row[col - 1];
-                row[col].p = (GAP_START + GAP_EXTENSION + last.m).max(GAP_EXTENSION + last.p);
-            }
-        }
-        let last_row = &s.rows[pattern.len() & 1];
-        let from = s.first[pattern.len() - 1];
-        last_row[from..].iter().map(|c| i64::from(c.m)).max()
+        let mut chars = std::mem::take(&mut s.chars);
+        chars.clear();
+        chars.extend(choice.chars());
+        let score = matrix::scan(s, &self.chars, &chars, self.case_sensitive)
+            .then(|| matrix::fill(s, &self.chars, &chars, self.case_sensitive));
+        s.chars = chars;
+        score
     }
 }
 
@@ -277,6 +235,22 @@ mod tests {
         fn scores_equal_a_fresh_skim_matcher(
             choice in "[abAB_ c1/.é\\-]{0,24}",
             pattern in "[abAB_ c1.é]{1,5}",
+        ) {
+            prop_assert_eq!(FuzzyPattern::new(&pattern).score(&choice), fresh(&choice, &pattern));
+        }
+
+        #[test]
+        fn repeated_letters_score_like_a_fresh_skim_matcher(
+            choice in "[aAb ]{0,30}",
+            pattern in "[ab]{2,8}",
+        ) {
+            prop_assert_eq!(FuzzyPattern::new(&pattern).score(&choice), fresh(&choice, &pattern));
+        }
+
+        #[test]
+        fn ascii_haystacks_score_like_a_fresh_skim_matcher(
+            choice in "[a-dA-D_ 1/.:-]{0,60}",
+            pattern in "[a-dA-D_ 1.]{2,7}",
         ) {
             prop_assert_eq!(FuzzyPattern::new(&pattern).score(&choice), fresh(&choice, &pattern));
         }
