@@ -119,7 +119,19 @@ struct Matrix<'a, C: Unit> {
     rows: &'a [Row],
 }
 
-impl<C: Unit> Matrix<'_, C> {
+impl<'a, C: Unit> Matrix<'a, C> {
+    /// The rows computed so far in `s`.
+    fn over(s: &'a Scratch, pattern: &'a [C], choice: &'a [C], case_sensitive: bool) -> Self {
+        Matrix {
+            pattern,
+            choice,
+            case_sensitive,
+            first: &s.first,
+            hits: &s.hits,
+            rows: &s.rows,
+        }
+    }
+
     #[inline]
     fn equal(&self, a: C, b: C) -> bool {
         if self.case_sensitive {
@@ -269,14 +281,7 @@ pub(super) fn fill<C: Unit>(
     let mut found = std::mem::take(&mut s.row_hits);
     let at = std::mem::take(&mut s.at);
     for (i, &p_ch) in pattern.iter().enumerate() {
-        let mx = Matrix {
-            pattern,
-            choice,
-            case_sensitive,
-            first: &s.first,
-            hits: &s.hits,
-            rows: &s.rows,
-        };
+        let mx = Matrix::over(s, pattern, choice, case_sensitive);
         let stale = i.checked_sub(2);
         let prev = i.checked_sub(1);
         let inherited = s.first[i];
@@ -342,14 +347,7 @@ pub(super) fn fill<C: Unit>(
     s.row_hits = found;
     s.at = at;
     let last = pattern.len() - 1;
-    let mx = Matrix {
-        pattern,
-        choice,
-        case_sensitive,
-        first: &s.first,
-        hits: &s.hits,
-        rows: &s.rows,
-    };
+    let mx = Matrix::over(s, pattern, choice, case_sensitive);
     let row = s.rows[last];
     let inherited = s.first[last];
     let mut score = mx.m(last.checked_sub(2), inherited);
