@@ -475,6 +475,28 @@ fn large_collections_scanned_in_parallel_agree_with_the_oracle() {
             }
         }
     }
+    // typed letter by letter (each query narrows the last one's matches), and words
+    // found only where one memory's text runs into the next one's
+    let typed = [
+        "c", "ca", "cac", "cach", "cache", "cached", "cached x", "ok",
+    ];
+    let crossing = ["okdoc", "42doc", "cachedoc", "gamma okdoc"];
+    for filters in [Filters::default(), filtered] {
+        for query in typed.iter().chain(&crossing) {
+            let req = SearchRequest {
+                query: (*query).into(),
+                engine: Engine::Literal,
+                filters: filters.clone(),
+                ..SearchRequest::default()
+            };
+            let expected = oracle(&docs, &req);
+            assert_agrees(
+                &expected,
+                &actual(&searcher.search(&req)),
+                &format!("{req:?}"),
+            );
+        }
+    }
 }
 
 proptest! {

@@ -16,7 +16,7 @@ pub(crate) struct Match {
 }
 
 /// Below this many memories a scan runs on one thread.
-const PARALLEL_FROM: usize = 16_384;
+pub(crate) const PARALLEL_FROM: usize = 16_384;
 
 /// `f` over every slot of `set`, on all cores for large sets; results in slot order.
 pub(crate) fn scan<T: Send>(set: &[u32], f: impl Fn(u32) -> Option<T> + Sync) -> Vec<T> {
@@ -66,11 +66,11 @@ pub(crate) fn run(
     snapshot: Option<&crate::store::StoreReader>,
 ) -> EngineOutcome {
     match engine {
-        Engine::Literal => run_literal(c, set, within, query, None),
+        Engine::Literal => run_literal(c, set, member, within, query, None),
         Engine::Bm25 => {
             let matches = bm25::search(c, set, member, &query_tokens(query), snapshot);
             if matches.is_empty() {
-                run_literal(c, set, None, query, Some(bm25::FALLBACK_NOTICE))
+                run_literal(c, set, member, None, query, Some(bm25::FALLBACK_NOTICE))
             } else {
                 EngineOutcome {
                     matches,
@@ -92,12 +92,13 @@ pub(crate) fn run(
 fn run_literal(
     c: &Corpus,
     set: &[u32],
+    member: &[bool],
     within: Option<&[u32]>,
     query: &str,
     fallback: Option<&'static str>,
 ) -> EngineOutcome {
     literal_outcome(
-        literal::search(c, set, within, &literal_words(query)),
+        literal::search(c, set, member, within, &literal_words(query)),
         fallback,
     )
 }

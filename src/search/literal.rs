@@ -2,7 +2,7 @@
 //! first, any word when no memory has them all (SPEC §3.2).
 
 use crate::search::corpus::Corpus;
-use crate::search::engine::{Match, scan};
+use crate::search::engine::{Match, PARALLEL_FROM, scan};
 use memchr::memmem::Finder;
 
 /// The notice shown when the literal engine falls back to partial matches.
@@ -29,54 +29,159 @@ pub(crate) fn all_words(c: &Corpus, slots: &[u32], words: &[String]) -> Vec<Matc
     })
 }
 
-/// Runs the literal engine over `set` (ascending slots) for distinct lowercased `words`.
-/// `within`, when given, is a subset of `set` known to hold every memory that matches
-/// all the words (from a previous, narrower query); the OR fallback always scans `set`.
+/// Runs the literal engine over `set` (ascending slots, `member` its membership by
+/// slot) for distinct lowercased `words`. `within`, when given, is a subset of `set`
+/// known to hold every memory that matches all the words (from a previous, narrower
+/// query); the OR fallback always scans `set`.
 pub(crate) fn search(
     c: &Corpus,
     set: &[u32],
+    member: &[bool],
     within: Option<&[u32]>,
     words: &[String],
 ) -> LiteralOutcome {
-    search_in(set, within, words, |slot| c.literal.get(slot as usize))
-}
-
-/// [`search`] over any haystacks: `hay` gives the lowercased literal haystack of each
-/// number in `set`.
-pub(crate) fn search_in<'h>(
-    set: &[u32],
-    within: Option<&[u32]>,
-    words: &[String],
-    hay: impl Fn(u32) -> &'h [u8] + Sync,
-) -> LiteralOutcome {
-    let finders: Vec<Finder<'_>> = words.iter().map(|w| Finder::new(w.as_bytes())).collect();
-    let all = words.len() as f64;
-    let mut matches = scan(within.unwrap_or(set), |slot| {
-        let hay = hay(slot);
-        finders
-            .iter()
-            .all(|f| f.find(hay).is_some())
-            .then_some(Match { slot, score: all })
-    });
+    let candidates = within.unwrap_or(set);
+    let matches = if candidates.len() >= c.len() / ONE_PASS_SHARE && c.len() >= PARALLEL_FROM {
+        let narrowed: Vec<bool>;
+        let keep: &[bool] = match within {
+            Some(w) => {
+                let mut inside = vec![false; c.len()];
+                for &s in w {
+                    inside[s as usize] = true;
+                }
+                narrowed = inside;
+                &narrowed
+            }
+            None => member,
+        };
+        one_pass(c, keep, words)
+    } else {
+        all_words(c, candidates, words)
+    };
     if !matches.is_empty() || words.len() < 2 {
         return LiteralOutcome {
             matches,
             partial: false,
         };
     }
-    matches = scan(set, |slot| {
-        let hay = hay(slot);
-        let n = finders.iter().filter(|f| f.find(hay).is_some()).count();
-        (n > 0).then_some(Match {
-            slot,
-            score: n as f64,
+    let matches = if set.len() >= c.len() / ONE_PASS_SHARE && c.len() >= PARALLEL_FROM {
+        any_word_one_pass(c, member, words)
+    } else {
+        let finders: Vec<Finder<'_>> = words.iter().map(|w| Finder::new(w.as_bytes())).collect();
+        scan(set, |slot| {
+            let hay = c.literal.get(slot as usize);
+            let n = finders.iter().filter(|f| f.find(hay).is_some()).count();
+            (n > 0).then_some(Match {
+                slot,
+                score: n as f64,
+            })
         })
-    });
+    };
     let partial = !matches.is_empty();
     LiteralOutcome { matches, partial }
 }
 
-/// The outcome of [`search_in`] over a whole set, given how many of the `words` each
+/// The memories `keep` holds that contain at least one of the words, scored by how
+/// many, with one sweep of all the haystacks per word.
+fn any_word_one_pass(c: &Corpus, keep: &[bool], words: &[String]) -> Vec<Match> {
+    let mut counts = vec![0u32; c.len()];
+    for w in words {
+        for m in one_pass(c, keep, std::slice::from_ref(w)) {
+            counts[m.slot as usize] += 1;
+        }
+    }
+    (0u32..)
+        .zip(counts)
+        .filter(|&(_, n)| n > 0)
+        .map(|(slot, n)| Match {
+            slot,
+            score: f64::from(n),
+        })
+        .collect()
+}
+
+/// When the candidates are at least 1/ONE_PASS_SHARE of the corpus, one pass over all
+/// the haystacks beats a search of each candidate's.
+const ONE_PASS_SHARE: usize = 8;
+
+/// The memories `keep` holds that contain every word, found by searching the longest
+/// word through all the haystacks at once (split between the cores) and checking the
+/// others in the memories it names; in slot order.
+fn one_pass(c: &Corpus, keep: &[bool], words: &[String]) -> Vec<Match> {
+    let Some(longest) = words.iter().max_by_key(|w| w.len()) else {
+        return Vec::new();
+    };
+    let first = Finder::new(longest.as_bytes());
+    let others: Vec<Finder<'_>> = words
+        .iter()
+        .filter(|w| *w != longest)
+        .map(|w| Finder::new(w.as_bytes()))
+        .collect();
+    let all = words.len() as f64;
+    let n = c.len();
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get().min(8));
+    let part = n.div_ceil(threads.max(1)).max(1);
+    let run = |lo: usize| {
+        let hi = (lo + part).min(n);
+        let mut out = Vec::new();
+        for_each_containing(c, lo, hi, &first, |slot| {
+            if keep[slot] {
+                let hay = c.literal.get(slot);
+                if others.iter().all(|f| f.find(hay).is_some()) {
+                    out.push(Match {
+                        slot: slot as u32,
+                        score: all,
+                    });
+                }
+            }
+        });
+        out
+    };
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = (0..n)
+            .step_by(part)
+            .map(|lo| scope.spawn(move || run(lo)))
+            .collect();
+        let mut out = Vec::new();
+        for p in parts {
+            // a panicking worker means a bug; fall back to an empty part rather than abort
+            out.extend(p.join().unwrap_or_default());
+        }
+        out
+    })
+}
+
+/// Calls `f` with each slot of `lo..hi` whose literal haystack contains `finder`'s
+/// needle, in order, searching the haystacks' shared buffer in one sweep. A match that
+/// runs from one haystack into the next does not count.
+fn for_each_containing(
+    c: &Corpus,
+    lo: usize,
+    hi: usize,
+    finder: &Finder<'_>,
+    mut f: impl FnMut(usize),
+) {
+    let starts = &c.literal.starts;
+    let bytes = &c.literal.bytes;
+    let end = starts[hi];
+    let needle = finder.needle().len();
+    let mut slot = lo;
+    let mut pos = starts[lo];
+    while let Some(i) = finder.find(&bytes[pos..end]) {
+        let at = pos + i;
+        while starts[slot + 1] <= at {
+            slot += 1;
+        }
+        let doc_end = starts[slot + 1];
+        // a match crossing into the next haystack means no later one fits in this one
+        if at + needle <= doc_end {
+            f(slot);
+        }
+        pos = doc_end;
+    }
+}
+
+/// The outcome of [`search`] over a whole set, given how many of the `words` each
 /// memory contains, as (number, count) pairs in ascending numbers: every word first,
 /// any word when no memory has them all.
 pub(crate) fn from_counts(counts: &[(u32, u32)], words: usize) -> LiteralOutcome {

@@ -3,7 +3,6 @@
 
 use crate::index::tokenize::literal_words;
 use crate::search::engine::{EngineOutcome, Match};
-use crate::search::filter::CompiledFilters;
 use crate::search::request::{Engine, MatchQuality, SearchRequest, SearchResponse};
 use crate::search::searcher::{Answer, Searcher};
 use crate::search::{fuzzy, literal, order};
@@ -35,9 +34,10 @@ impl Searcher {
             return Some(self.search(req));
         }
         let c = &self.corpus;
-        let set = CompiledFilters::new(c, &req.filters, None).select(c);
+        let selection = self.select(&req.filters);
+        let set = &selection.set;
         let within = self.narrowed(req);
-        let scan_set: &[u32] = within.as_deref().unwrap_or(&set);
+        let scan_set: &[u32] = within.as_deref().unwrap_or(set);
         let words = literal_words(&req.query);
         let upto = req.offset.saturating_add(req.limit);
         let mut found: Vec<Match> = Vec::new();
@@ -80,21 +80,15 @@ impl Searcher {
                 scored: false,
             },
             // no memory has every word: the OR fallback over the whole filtered set
-            _ => {
-                let mut member = vec![false; c.len()];
-                for &s in &set {
-                    member[s as usize] = true;
-                }
-                crate::search::engine::run(
-                    c,
-                    &set,
-                    &member,
-                    Some(&[]),
-                    req.engine,
-                    &req.query,
-                    self.snapshot(),
-                )
-            }
+            _ => crate::search::engine::run(
+                c,
+                set,
+                &selection.member,
+                Some(&[]),
+                req.engine,
+                &req.query,
+                self.snapshot(),
+            ),
         };
         self.remember(req, &outcome);
         let total = outcome.matches.len();

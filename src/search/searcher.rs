@@ -25,6 +25,8 @@ pub struct Searcher {
     /// The snapshot hits are read from when the searcher holds no copy of the memories.
     snapshot: Option<StoreReader>,
     memo: Mutex<Option<Memo>>,
+    /// The last filters asked for and what they keep: typing reuses them.
+    selection: Mutex<Option<(Filters, Arc<Selection>)>>,
     permutations: Mutex<HashMap<PermutationKey, Arc<Vec<u32>>>>,
 }
 
@@ -37,6 +39,14 @@ struct Memo {
     filters: Filters,
     query: String,
     slots: Vec<u32>,
+}
+
+/// The memories a set of filters keeps.
+pub(crate) struct Selection {
+    /// Their slots, ascending.
+    pub set: Vec<u32>,
+    /// Whether each slot is kept.
+    pub member: Vec<bool>,
 }
 
 /// An ordered answer before its page is cut and decoded.
@@ -175,6 +185,7 @@ impl Searcher {
             corpus,
             snapshot,
             memo: Mutex::new(None),
+            selection: Mutex::new(None),
             permutations: Mutex::new(HashMap::new()),
         }
     }
@@ -214,14 +225,11 @@ impl Searcher {
     /// Answers one request exactly as SPEC §3 defines it.
     pub fn search(&self, req: &SearchRequest) -> SearchResponse {
         let c = &self.corpus;
-        let set = CompiledFilters::new(c, &req.filters, None).select(c);
-        let mut member = vec![false; c.len()];
-        for &s in &set {
-            member[s as usize] = true;
-        }
+        let selection = self.select(&req.filters);
+        let (set, member) = (&selection.set, &selection.member);
         let upto = req.offset.saturating_add(req.limit);
         if req.query.trim().is_empty() {
-            let placed = self.browse(&member, req.mode, req.order, upto);
+            let placed = self.browse(member, req.mode, req.order, upto);
             let answer = Answer {
                 total: set.len(),
                 placed,
@@ -234,8 +242,8 @@ impl Searcher {
         let within = self.narrowed(req);
         let o = engine::run(
             c,
-            &set,
-            &member,
+            set,
+            member,
             within.as_deref(),
             req.engine,
             &req.query,
@@ -252,6 +260,27 @@ impl Searcher {
             scored: o.scored,
         };
         self.respond(answer, req.offset, upto)
+    }
+
+    /// What `filters` keep, reused while they stay the same.
+    pub(crate) fn select(&self, filters: &Filters) -> Arc<Selection> {
+        if let Ok(last) = self.selection.lock()
+            && let Some((f, kept)) = last.as_ref()
+            && f == filters
+        {
+            return Arc::clone(kept);
+        }
+        let c = &self.corpus;
+        let set = CompiledFilters::new(c, filters, None).select(c);
+        let mut member = vec![false; c.len()];
+        for &s in &set {
+            member[s as usize] = true;
+        }
+        let kept = Arc::new(Selection { set, member });
+        if let Ok(mut last) = self.selection.lock() {
+            *last = Some((filters.clone(), Arc::clone(&kept)));
+        }
+        kept
     }
 
     /// The matches of the last literal or fuzzy query when the new request extends it
