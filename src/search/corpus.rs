@@ -6,6 +6,7 @@ use crate::index::TermIds;
 use crate::index::record::section_terms;
 use crate::model::derived::{RATING_PRIOR_MEAN, RATING_PRIOR_WEIGHT};
 use crate::model::{Composite, FEEL_COUNT, Scope, Status, Timestamp};
+pub(crate) use crate::search::column::Column;
 use crate::search::request::NumericField;
 use foldhash::HashMap;
 use std::sync::OnceLock;
@@ -76,16 +77,6 @@ impl Names {
     /// The number of a name, if any memory has it.
     pub fn number(&self, name: &str) -> Option<u32> {
         self.numbers.get(name).copied()
-    }
-}
-
-/// A numeric column; `NaN` marks an absent value. An empty column has no value at all.
-#[derive(Debug, Default)]
-pub(crate) struct Column(pub Vec<f64>);
-
-impl Column {
-    pub(crate) fn get(&self, slot: usize) -> Option<f64> {
-        self.0.get(slot).copied().filter(|v| !v.is_nan())
     }
 }
 
@@ -221,7 +212,7 @@ impl Corpus {
         self.deleted.push(rec.deleted);
         self.weight.push(rec.weight);
         self.trust.push(rec.trust);
-        push_opt(&mut self.confidence, slot, rec.confidence);
+        self.confidence.push_opt(slot, rec.confidence);
         self.read_count.push(rec.read_count);
         self.rating_sum.push(rec.rating_sum);
         self.rating_count.push(rec.rating_count);
@@ -231,7 +222,7 @@ impl Corpus {
         );
         self.rem_visits.push(rec.rem_visits);
         for (i, v) in rec.feel.iter().enumerate() {
-            push_opt(&mut self.feel[i], slot, *v);
+            self.feel[i].push_opt(slot, *v);
         }
         self.lengths.push(rec.length);
         self.terms.push(if self.holds_terms {
@@ -295,14 +286,10 @@ impl Corpus {
         })
     }
 
-    /// Derives what depends on the whole collection: relationship counts, time ranks,
-    /// and pads sparse columns.
+    /// Derives what depends on the whole collection: relationship counts and time
+    /// ranks.
     pub fn finish(&mut self) {
         let n = self.len();
-        for col in self.feel.iter_mut() {
-            pad(col, n);
-        }
-        pad(&mut self.confidence, n);
         let mut slot_of: HashMap<&str, u32> = HashMap::default();
         slot_of.reserve(n);
         for i in 0..n {
@@ -346,13 +333,9 @@ impl Corpus {
     pub(crate) fn composite_columns(&self) -> &[Column] {
         self.composites.get_or_init(|| {
             let n = self.len();
-            let scored: Vec<&Column> = self.feel.iter().filter(|c| !c.0.is_empty()).collect();
             let mut out: Vec<Column> = (0..3).map(|_| Column::default()).collect();
-            if scored.is_empty() {
+            if self.feel.iter().all(Column::is_empty) {
                 return out;
-            }
-            for col in &mut out {
-                col.0 = vec![f64::NAN; n];
             }
             let mut feel = [None; FEEL_COUNT];
             for slot in 0..n {
@@ -360,9 +343,7 @@ impl Corpus {
                     feel[i] = col.get(slot);
                 }
                 for (col, c) in out.iter_mut().zip(Composite::ALL) {
-                    if let Some(v) = c.compute(&feel) {
-                        col.0[slot] = v;
-                    }
+                    col.push_opt(slot, c.compute(&feel));
                 }
             }
             out
@@ -389,20 +370,5 @@ impl Corpus {
             NumericField::CreatedAt => Some(Timestamp(self.created[slot]).as_secs_f64()),
             NumericField::UpdatedAt => Some(Timestamp(self.updated[slot]).as_secs_f64()),
         }
-    }
-}
-
-pub(crate) fn push_opt(col: &mut Column, slot: usize, v: Option<f64>) {
-    if let Some(v) = v {
-        if col.0.len() < slot {
-            col.0.resize(slot, f64::NAN);
-        }
-        col.0.push(v);
-    }
-}
-
-fn pad(col: &mut Column, n: usize) {
-    if !col.0.is_empty() && col.0.len() < n {
-        col.0.resize(n, f64::NAN);
     }
 }

@@ -100,22 +100,18 @@ fn column<T: Clone>(pieces: &[Piece<'_>], n: usize, col: impl Fn(&Corpus) -> &[T
     out
 }
 
-/// Copies a sparse column (empty when no slot of the result has a value, else one
-/// value or `NaN` per slot), as a load builds it.
-fn sparse(pieces: &[Piece<'_>], n: usize, col: impl Fn(&Corpus) -> &Column) -> Column {
-    let mut out = Vec::with_capacity(n);
+/// Copies a sparse column.
+fn sparse(pieces: &[Piece<'_>], col: impl Fn(&Corpus) -> &Column) -> Column {
+    let mut out = Column::default();
+    let mut slot = 0;
     for p in pieces {
-        let c = &col(p.corpus).0;
-        if c.len() >= p.to {
-            out.extend_from_slice(&c[p.from..p.to]);
-        } else {
-            out.extend((p.from..p.to).map(|i| c.get(i).copied().unwrap_or(f64::NAN)));
+        let c = col(p.corpus);
+        for i in p.from..p.to {
+            out.push_opt(slot, c.get(i));
+            slot += 1;
         }
     }
-    if out.iter().all(|v| v.is_nan()) {
-        out.clear();
-    }
-    Column(out)
+    out
 }
 
 /// Copies a list per slot stored flat with start offsets: slot `s` holds
@@ -203,14 +199,14 @@ fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool) -> Corpus {
         deleted: column(pieces, n, |c| &c.deleted),
         weight: column(pieces, n, |c| &c.weight),
         trust: column(pieces, n, |c| &c.trust),
-        confidence: sparse(pieces, n, |c| &c.confidence),
+        confidence: sparse(pieces, |c| &c.confidence),
         read_count: column(pieces, n, |c| &c.read_count),
         rating_sum: column(pieces, n, |c| &c.rating_sum),
         rating_count: column(pieces, n, |c| &c.rating_count),
         rating_bayesian: column(pieces, n, |c| &c.rating_bayesian),
         rem_visits: column(pieces, n, |c| &c.rem_visits),
         feel: (0..FEEL_COUNT)
-            .map(|i| sparse(pieces, n, |c| &c.feel[i]))
+            .map(|i| sparse(pieces, |c| &c.feel[i]))
             .collect(),
         lengths: column(pieces, n, |c| &c.lengths),
         terms: bytes(pieces, n, |c| &c.terms),

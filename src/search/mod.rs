@@ -33,6 +33,7 @@
 //!   ([`Searcher::search_progressive`]); the list they settle on is the exact one.
 
 pub mod bm25;
+mod column;
 pub mod command;
 mod corpus;
 mod engine;
