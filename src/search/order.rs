@@ -119,19 +119,24 @@ fn ordered_bits(v: f64) -> u64 {
 }
 
 /// The whole collection in the order of `field` (or time), for browsing by walking it.
-/// Sorts plain integer keys (value, then the time rank that breaks every tie), which
-/// gives exactly the order of [`by_value`] / [`by_time`].
+/// Radix-sorts plain integer keys, stably from the time rank's order so that the rank
+/// breaks every tie, which gives exactly the order of [`by_value`] / [`by_time`].
 pub(crate) fn permutation(c: &Corpus, field: Option<NumericField>, order: Order) -> Vec<u32> {
     let n = c.len();
-    let mut keyed: Vec<(u64, u32, u32)> = (0..n)
+    let mut by_rank = vec![0u32; n];
+    for (slot, &rank) in c.time_rank.iter().enumerate() {
+        by_rank[rank as usize] = slot as u32;
+    }
+    let mut keyed: Vec<(u64, u32)> = by_rank
+        .into_iter()
         .map(|slot| {
-            let rank = c.time_rank[slot];
+            let slot_ix = slot as usize;
             let key = match field {
                 None => match order {
                     Order::Desc => 0,
-                    Order::Asc => (c.created[slot] as u64) ^ (1 << 63),
+                    Order::Asc => (c.created[slot_ix] as u64) ^ (1 << 63),
                 },
-                Some(f) => match c.value(slot, f) {
+                Some(f) => match c.value(slot_ix, f) {
                     None => u64::MAX,
                     Some(v) => match order {
                         Order::Asc => ordered_bits(v),
@@ -139,11 +144,11 @@ pub(crate) fn permutation(c: &Corpus, field: Option<NumericField>, order: Order)
                     },
                 },
             };
-            (key, rank, slot as u32)
+            (key, slot)
         })
         .collect();
-    keyed.sort_unstable();
-    keyed.into_iter().map(|(_, _, slot)| slot).collect()
+    radsort::sort_by_key(&mut keyed, |&(key, _)| key);
+    keyed.into_iter().map(|(_, slot)| slot).collect()
 }
 
 /// Rated pool by rating, discovery pool by time; every fifth position (p + 1 divisible
