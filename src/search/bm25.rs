@@ -46,37 +46,69 @@ pub(crate) fn search(
         Some(reader) if !c.holds_terms => from_persisted(reader, c, member, terms),
         _ => None,
     };
-    let found: Vec<(u32, Vec<u32>)> = match (persisted, c.postings.get(), snapshot) {
+    let found: Found = match (persisted, c.postings.get(), snapshot) {
         (Some(found), _, _) => found,
         (None, _, Some(reader)) if !c.holds_terms => from_records(reader, c, set, terms),
         (None, Some(p), _) => from_postings(p, member, terms),
         (None, None, _) => from_terms(c, set, terms),
     };
-    rank(found, n, avgdl, |slot| f64::from(c.lengths[slot as usize]))
+    rank(&found, n, avgdl, |slot| f64::from(c.lengths[slot as usize]))
         .into_iter()
         .map(|(slot, score)| Match { slot, score })
         .collect()
 }
 
-/// The BM25 score of each document of `found` (an id, and the frequency of each query
-/// term in it), given N and avgdl of the filtered set and each document's length;
-/// df is counted from `found`. Only scores above zero, in the order of `found`.
+/// The documents that hold a query term, each with the frequency of every query term.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    terms: usize,
+    /// The documents, ascending.
+    docs: Vec<u32>,
+    /// `terms` frequencies per document, in the order of `docs`.
+    tfs: Vec<u32>,
+}
+
+impl Found {
+    /// From each document (ascending) with its `terms` frequencies.
+    fn from_each(terms: usize, each: impl IntoIterator<Item = (u32, Vec<u32>)>) -> Found {
+        let mut found = Found {
+            terms,
+            ..Found::default()
+        };
+        for (doc, tfs) in each {
+            found.docs.push(doc);
+            found.tfs.extend_from_slice(&tfs);
+        }
+        found
+    }
+
+    /// Each document with its frequencies, ascending.
+    fn iter(&self) -> impl Iterator<Item = (u32, &[u32])> {
+        self.docs
+            .iter()
+            .copied()
+            .zip(self.tfs.chunks_exact(self.terms.max(1)))
+    }
+}
+
+/// The BM25 score of each document of `found`, given N and avgdl of the filtered set
+/// and each document's length; df is counted from `found`. Only scores above zero, in
+/// the order of `found`.
 pub(crate) fn rank(
-    found: Vec<(u32, Vec<u32>)>,
+    found: &Found,
     n: f64,
     avgdl: f64,
     length: impl Fn(u32) -> f64,
 ) -> Vec<(u32, f64)> {
-    let terms = found.first().map_or(0, |(_, tfs)| tfs.len());
-    let mut df = vec![0usize; terms];
-    for (_, tfs) in &found {
+    let mut df = vec![0usize; found.terms];
+    for (_, tfs) in found.iter() {
         for (d, &tf) in df.iter_mut().zip(tfs) {
             *d += usize::from(tf > 0);
         }
     }
     let idfs: Vec<f64> = df.iter().map(|&d| idf(n, d as f64)).collect();
     found
-        .into_iter()
+        .iter()
         .filter_map(|(doc, tfs)| {
             let dl = length(doc);
             let mut score = 0.0;
@@ -103,34 +135,49 @@ pub(crate) fn read_persisted(
         .collect()
 }
 
-/// For every position `keep` gives a document of the query terms' postings `lists`
-/// (one per query term, in query order), the frequency of each query term, in
-/// ascending positions (`positions` bounds them).
+/// Merges the query terms' postings `lists` (one per query term, in query order, each
+/// ascending by document): for every document `keep` maps to a position, the
+/// frequency of each query term. `keep` is called with ascending documents and must
+/// map them to ascending positions.
 pub(crate) fn gather<L: IntoIterator<Item = (u32, u32)>>(
     lists: impl ExactSizeIterator<Item = L>,
-    positions: usize,
-    keep: impl Fn(u32) -> Option<u32>,
-) -> Vec<(u32, Vec<u32>)> {
+    mut keep: impl FnMut(u32) -> Option<u32>,
+) -> Found {
+    let mut lists: Vec<std::iter::Peekable<L::IntoIter>> =
+        lists.map(|l| l.into_iter().peekable()).collect();
     let terms = lists.len();
-    let mut found: Vec<(u32, Vec<u32>)> = Vec::new();
-    let mut at: Vec<u32> = vec![u32::MAX; positions];
-    for (k, list) in lists.enumerate() {
-        for (doc, tf) in list {
-            let Some(pos) = keep(doc) else {
-                continue;
-            };
-            let Some(i) = at.get_mut(pos as usize) else {
-                continue;
-            };
-            if *i == u32::MAX {
-                *i = found.len() as u32;
-                found.push((pos, vec![0; terms]));
-            }
-            found[*i as usize].1[k] = tf;
+    let mut found = Found {
+        terms,
+        ..Found::default()
+    };
+    let mut tfs = vec![0u32; terms];
+    loop {
+        let Some(doc) = lists.iter_mut().filter_map(|l| l.peek().map(|p| p.0)).min() else {
+            break;
+        };
+        for (list, tf) in lists.iter_mut().zip(tfs.iter_mut()) {
+            *tf = list.next_if(|p| p.0 == doc).map_or(0, |p| p.1);
+        }
+        if let Some(pos) = keep(doc) {
+            found.docs.push(pos);
+            found.tfs.extend_from_slice(&tfs);
         }
     }
-    found.sort_unstable_by_key(|(pos, _)| *pos);
     found
+}
+
+/// Where `doc` sits in the ascending `docs`, searching forward from `*from` (which
+/// it then advances): documents asked for in ascending order cost a gallop each.
+fn slot_of(docs: &[u32], from: &mut usize, doc: u32) -> Option<usize> {
+    let rest = &docs[*from..];
+    let mut step = 1;
+    while step < rest.len() && rest[step - 1] < doc {
+        step *= 2;
+    }
+    let window = &rest[..step.min(rest.len())];
+    let at = window.partition_point(|&d| d < doc);
+    *from += at;
+    (docs.get(*from) == Some(&doc)).then_some(*from)
 }
 
 fn from_persisted(
@@ -138,32 +185,28 @@ fn from_persisted(
     c: &Corpus,
     member: &[bool],
     terms: &[String],
-) -> Option<Vec<(u32, Vec<u32>)>> {
+) -> Option<Found> {
     let lists = read_persisted(reader, terms)?;
-    Some(gather(lists.into_iter(), c.len(), |doc| {
-        let slot = c.docs.binary_search(&doc).ok()?;
+    let mut from = 0;
+    Some(gather(lists.into_iter(), |doc| {
+        let slot = slot_of(&c.docs, &mut from, doc)?;
         member[slot].then_some(slot as u32)
     }))
 }
 
-fn from_postings(
-    p: &crate::search::corpus::Postings,
-    member: &[bool],
-    terms: &[String],
-) -> Vec<(u32, Vec<u32>)> {
+fn from_postings(p: &crate::search::corpus::Postings, member: &[bool], terms: &[String]) -> Found {
     let lists = terms.iter().map(|term| {
         let (slots, tfs) = p.get(term).unwrap_or((&[], &[]));
         slots.iter().copied().zip(tfs.iter().copied())
     });
-    gather(lists, member.len(), |slot| {
-        member[slot as usize].then_some(slot)
-    })
+    gather(lists, |slot| member[slot as usize].then_some(slot))
 }
 
-fn from_terms(c: &Corpus, set: &[u32], terms: &[String]) -> Vec<(u32, Vec<u32>)> {
-    crate::search::engine::scan(set, |slot| {
+fn from_terms(c: &Corpus, set: &[u32], terms: &[String]) -> Found {
+    let each = crate::search::engine::scan(set, |slot| {
         frequencies(c.terms_of(slot as usize), terms).map(|tfs| (slot, tfs))
-    })
+    });
+    Found::from_each(terms.len(), each)
 }
 
 /// The frequency of each query term among a document's terms; `None` when it has none.
@@ -188,15 +231,14 @@ fn from_records(
     c: &Corpus,
     set: &[u32],
     terms: &[String],
-) -> Vec<(u32, Vec<u32>)> {
+) -> Found {
     let Ok(records) = reader.txn().open_table(crate::index::SEARCH_DOCS) else {
-        return Vec::new();
+        return Found::default();
     };
-    set.iter()
-        .filter_map(|&slot| {
-            let record = records.get(c.docs[slot as usize]).ok()??;
-            let view = crate::index::RecordView::parse(record.value())?;
-            frequencies(view.terms(), terms).map(|tfs| (slot, tfs))
-        })
-        .collect()
+    let each = set.iter().filter_map(|&slot| {
+        let record = records.get(c.docs[slot as usize]).ok()??;
+        let view = crate::index::RecordView::parse(record.value())?;
+        frequencies(view.terms(), terms).map(|tfs| (slot, tfs))
+    });
+    Found::from_each(terms.len(), each)
 }

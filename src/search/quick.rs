@@ -295,14 +295,18 @@ fn score(
         .open_table(FACTS)
         .map_err(|e| storage(reader, e))?;
     let facts = facts::get_many(&table, &docs).map_err(|e| storage(reader, e))?;
-    let found = bm25::gather(lists.iter().map(|l| l.iter().copied()), docs.len(), |doc| {
-        let pos = docs.binary_search(&doc).ok()?;
+    // every document of the lists is in `docs`, and they come in the same order
+    let mut pos = 0;
+    let found = bm25::gather(lists.iter().map(|l| l.iter().copied()), |doc| {
+        while docs[pos] < doc {
+            pos += 1;
+        }
         facts[pos]
             .filter(|f| passes(f, deleted))
             .map(|_| pos as u32)
     });
     let fact = |pos: u32| facts[pos as usize].unwrap_or(NO_FACT);
-    let hits = bm25::rank(found, n, avgdl, |pos| f64::from(fact(pos).length))
+    let hits = bm25::rank(&found, n, avgdl, |pos| f64::from(fact(pos).length))
         .into_iter()
         .map(|(pos, score)| Candidate {
             doc: docs[pos as usize],
