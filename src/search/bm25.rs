@@ -151,10 +151,7 @@ pub(crate) fn gather<L: IntoIterator<Item = (u32, u32)>>(
         ..Found::default()
     };
     let mut tfs = vec![0u32; terms];
-    loop {
-        let Some(doc) = lists.iter_mut().filter_map(|l| l.peek().map(|p| p.0)).min() else {
-            break;
-        };
+    while let Some(doc) = lists.iter_mut().filter_map(|l| l.peek().map(|p| p.0)).min() {
         for (list, tf) in lists.iter_mut().zip(tfs.iter_mut()) {
             *tf = list.next_if(|p| p.0 == doc).map_or(0, |p| p.1);
         }
@@ -226,12 +223,7 @@ fn frequencies<'t>(
 /// The slow way for a corpus without terms whose persisted postings cannot be read:
 /// each member's terms from its stored search record (a record that cannot be read
 /// counts as holding no query term).
-fn from_records(
-    reader: &StoreReader,
-    c: &Corpus,
-    set: &[u32],
-    terms: &[String],
-) -> Found {
+fn from_records(reader: &StoreReader, c: &Corpus, set: &[u32], terms: &[String]) -> Found {
     let Ok(records) = reader.txn().open_table(crate::index::SEARCH_DOCS) else {
         return Found::default();
     };
