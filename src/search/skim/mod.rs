@@ -8,7 +8,8 @@
 //! list whatever the scan order or thread, so memlens defines the score as that of a
 //! fresh matcher, and this is the same algorithm (skim v2, affine gaps, compressed
 //! two-row matrix, the same reuse of cells between rows) starting from a fresh matrix
-//! every time, without the per-call allocations. `tests` check it against the crate.
+//! every time, without the per-call allocations, and computed only at the columns where
+//! the pattern's characters occur (`matrix.rs`). `tests` check it against the crate.
 
 mod matrix;
 
