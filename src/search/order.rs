@@ -46,17 +46,45 @@ fn by_value(c: &Corpus, field: NumericField, order: Order, a: u32, b: u32) -> Or
     }
 }
 
-/// Sorts so that the first `k` items are the `k` smallest in order (the rest in no
-/// particular order); the comparator must be total.
-fn sort_top(items: &mut [Match], k: usize, cmp: impl Fn(&Match, &Match) -> Ordering) {
-    if k < items.len() / 2 {
+/// The first `k` of `items` in the order of `key` (ascending; the time rank breaks
+/// ties, so the order is total): the keys are computed once and compared as plain
+/// integers.
+fn top_by_key(c: &Corpus, items: Vec<Match>, k: usize, key: impl Fn(&Match) -> u64) -> Vec<Match> {
+    let mut keyed: Vec<(u64, u32, u32)> = items
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (key(m), c.time_rank[m.slot as usize], i as u32))
+        .collect();
+    if k < keyed.len() / 2 {
         if k == 0 {
-            return;
+            return Vec::new();
         }
-        items.select_nth_unstable_by(k - 1, &cmp);
-        items[..k].sort_unstable_by(cmp);
-    } else {
-        items.sort_unstable_by(cmp);
+        keyed.select_nth_unstable(k - 1);
+        keyed.truncate(k);
+    }
+    keyed.sort_unstable();
+    keyed.truncate(k);
+    keyed
+        .into_iter()
+        .map(|(_, _, i)| items[i as usize])
+        .collect()
+}
+
+/// The key whose ascending order is `field`'s order (time when `None`) in direction
+/// `order`, before the time-rank tie-break; memories without a value come last.
+fn field_key(c: &Corpus, field: Option<NumericField>, order: Order, slot: usize) -> u64 {
+    match field {
+        None => match order {
+            Order::Desc => 0,
+            Order::Asc => (c.created[slot] as u64) ^ (1 << 63),
+        },
+        Some(f) => match c.value(slot, f) {
+            None => u64::MAX,
+            Some(v) => match order {
+                Order::Asc => ordered_bits(v),
+                Order::Desc => !ordered_bits(v),
+            },
+        },
     }
 }
 
@@ -75,36 +103,36 @@ pub(crate) fn sort_field(mode: BrowseMode) -> Option<NumericField> {
 /// `relevance` says whether a query ranked them (without one, relevance is time).
 pub(crate) fn arrange(
     c: &Corpus,
-    mut matches: Vec<Match>,
+    matches: Vec<Match>,
     mode: BrowseMode,
     order: Option<Order>,
     relevance: bool,
     upto: usize,
 ) -> Vec<Placed> {
     let order = order.unwrap_or(Order::Desc);
-    match mode {
+    let top = match mode {
+        // score desc then rank asc; ascending reverses both
+        BrowseMode::Relevance if relevance && order == Order::Asc => {
+            let mut top = top_by_key(c, matches, usize::MAX, |m| !ordered_bits(m.score));
+            top.reverse();
+            top.truncate(upto);
+            top
+        }
         BrowseMode::Relevance if relevance => {
-            sort_top(&mut matches, upto, |a, b| {
-                let o = cmp_f64(b.score, a.score).then_with(|| ties(c, a.slot, b.slot));
-                match order {
-                    Order::Desc => o,
-                    Order::Asc => o.reverse(),
-                }
-            });
+            top_by_key(c, matches, upto, |m| !ordered_bits(m.score))
         }
-        BrowseMode::Relevance | BrowseMode::Time => {
-            sort_top(&mut matches, upto, |a, b| by_time(c, order, a.slot, b.slot));
-        }
+        BrowseMode::Relevance | BrowseMode::Time => top_by_key(c, matches, upto, |m| {
+            field_key(c, None, order, m.slot as usize)
+        }),
         BrowseMode::Discovery => return discovery(c, matches, order),
         _ => {
             let field = sort_field(mode).unwrap_or(NumericField::CreatedAt);
-            sort_top(&mut matches, upto, |a, b| {
-                by_value(c, field, order, a.slot, b.slot)
-            });
+            top_by_key(c, matches, upto, |m| {
+                field_key(c, Some(field), order, m.slot as usize)
+            })
         }
-    }
-    matches.truncate(upto);
-    matches.into_iter().map(|m| (m, None)).collect()
+    };
+    top.into_iter().map(|m| (m, None)).collect()
 }
 
 /// A key whose unsigned order is the order of `v` (−0.0 and 0.0 equal).
@@ -129,23 +157,7 @@ pub(crate) fn permutation(c: &Corpus, field: Option<NumericField>, order: Order)
     }
     let mut keyed: Vec<(u64, u32)> = by_rank
         .into_iter()
-        .map(|slot| {
-            let slot_ix = slot as usize;
-            let key = match field {
-                None => match order {
-                    Order::Desc => 0,
-                    Order::Asc => (c.created[slot_ix] as u64) ^ (1 << 63),
-                },
-                Some(f) => match c.value(slot_ix, f) {
-                    None => u64::MAX,
-                    Some(v) => match order {
-                        Order::Asc => ordered_bits(v),
-                        Order::Desc => !ordered_bits(v),
-                    },
-                },
-            };
-            (key, slot)
-        })
+        .map(|slot| (field_key(c, field, order, slot as usize), slot))
         .collect();
     radsort::sort_by_key(&mut keyed, |&(key, _)| key);
     keyed.into_iter().map(|(_, slot)| slot).collect()
