@@ -475,6 +475,37 @@ fn large_collections_scanned_in_parallel_agree_with_the_oracle() {
             }
         }
     }
+    let check = |req: SearchRequest| {
+        let expected = oracle(&docs, &req);
+        assert_agrees(
+            &expected,
+            &actual(&searcher.search(&req)),
+            &format!("{req:?}"),
+        );
+    };
+    // browsing without a query walks whole-store orders sorted on both cores
+    for mode in [
+        BrowseMode::Time,
+        BrowseMode::Density,
+        BrowseMode::Rating,
+        BrowseMode::Discovery,
+        BrowseMode::Property(NumericField::Weight),
+        BrowseMode::Property(NumericField::RatingCount),
+    ] {
+        for order in [None, Some(Order::Asc)] {
+            for filters in [Filters::default(), filtered.clone()] {
+                let req = SearchRequest {
+                    filters,
+                    mode,
+                    order,
+                    offset: 5000,
+                    limit: 60,
+                    ..SearchRequest::default()
+                };
+                check(req);
+            }
+        }
+    }
     // typed letter by letter (each query narrows the last one's matches), and words
     // found only where one memory's text runs into the next one's
     let typed = [
@@ -489,12 +520,7 @@ fn large_collections_scanned_in_parallel_agree_with_the_oracle() {
                 filters: filters.clone(),
                 ..SearchRequest::default()
             };
-            let expected = oracle(&docs, &req);
-            assert_agrees(
-                &expected,
-                &actual(&searcher.search(&req)),
-                &format!("{req:?}"),
-            );
+            check(req);
         }
     }
 }

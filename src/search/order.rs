@@ -4,7 +4,7 @@
 use crate::model::Composite;
 use crate::model::derived::RATED_THRESHOLD;
 use crate::search::corpus::Corpus;
-use crate::search::engine::Match;
+use crate::search::engine::{Match, PARALLEL_FROM};
 use crate::search::request::{BrowseMode, NumericField, Order};
 use std::cmp::Ordering;
 
@@ -155,12 +155,41 @@ pub(crate) fn permutation(c: &Corpus, field: Option<NumericField>, order: Order)
     for (slot, &rank) in c.time_rank.iter().enumerate() {
         by_rank[rank as usize] = slot as u32;
     }
-    let mut keyed: Vec<(u64, u32)> = by_rank
-        .into_iter()
-        .map(|slot| (field_key(c, field, order, slot as usize), slot))
-        .collect();
-    radsort::sort_by_key(&mut keyed, |&(key, _)| key);
-    keyed.into_iter().map(|(_, slot)| slot).collect()
+    let sorted = |ranks: &[u32]| {
+        let mut keyed: Vec<(u64, u32)> = ranks
+            .iter()
+            .map(|&slot| (field_key(c, field, order, slot as usize), slot))
+            .collect();
+        radsort::sort_by_key(&mut keyed, |&(key, _)| key);
+        keyed
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    if threads < 2 || n < PARALLEL_FROM {
+        return sorted(&by_rank).into_iter().map(|(_, slot)| slot).collect();
+    }
+    // two halves of the time order sorted on both cores, then merged: on equal keys the
+    // first half's memories come first, as their time ranks are lower
+    let (early, late) = by_rank.split_at(n / 2);
+    let (early, late) = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| sorted(late));
+        let early = sorted(early);
+        // a panicking worker means a bug; sort its half here rather than lose it
+        (early, worker.join().unwrap_or_else(|_| sorted(late)))
+    });
+    let mut out = Vec::with_capacity(n);
+    let (mut i, mut j) = (0, 0);
+    while i < early.len() && j < late.len() {
+        if early[i].0 <= late[j].0 {
+            out.push(early[i].1);
+            i += 1;
+        } else {
+            out.push(late[j].1);
+            j += 1;
+        }
+    }
+    out.extend(early[i..].iter().map(|&(_, slot)| slot));
+    out.extend(late[j..].iter().map(|&(_, slot)| slot));
+    out
 }
 
 /// Rated pool by rating, discovery pool by time; every fifth position (p + 1 divisible
