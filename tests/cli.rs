@@ -410,8 +410,9 @@ fn demo_builds_a_fresh_store_and_never_replaces_a_real_one() {
 }
 
 /// A search that writes nothing (like `get`, `stats` and `export`) leaves the store file
-/// byte for byte as it was (it is opened read-only), gives the same answer as the writable path (`--track` opens the
-/// store for writing, and counts the read), and a missing store is still an error.
+/// byte for byte as it was (it is opened read-only), gives the same answer as the
+/// writable path (`--track` opens the store for writing, and counts the read), and a
+/// missing store is still an error.
 #[test]
 fn a_search_reads_the_store_without_writing_to_it() {
     let home = tempfile::tempdir().unwrap();

@@ -8,7 +8,7 @@ mod index_support;
 mod search_support;
 
 use exchange_support::{options, temp_store};
-use index_support::{assert_holds, assert_index_exact, brute_force};
+use index_support::{IndexContents, assert_holds, assert_index_exact, brute_force};
 use memlens::exchange::{ExchangeError, Format, ImportSource, OnConflict, import};
 use memlens::index::facts::FACTS;
 use memlens::index::haystacks::{self, Chunk, HAYSTACKS, Haystacks};
@@ -752,7 +752,8 @@ fn has_index(path: &Path) -> (bool, bool) {
 }
 
 /// A store with sparse documents and split blocks, closed; returns its file.
-fn closed_store(dir: &Path) -> std::path::PathBuf {
+/// The path of a closed store (see `split_store`) and what its index holds.
+fn closed_store(dir: &Path) -> (std::path::PathBuf, IndexContents) {
     let path = dir.join("store.redb");
     let store = Store::open(&path).expect("open");
     split_store(&store);
@@ -762,17 +763,14 @@ fn closed_store(dir: &Path) -> std::path::PathBuf {
     }
     w.commit().expect("commit");
     assert_index_exact(&store, "before closing");
-    path
+    let memories = brute_force(&store);
+    (path, memories)
 }
 
 #[test]
 fn a_store_without_postings_facts_haystacks_or_marker_is_rebuilt_exactly_on_open() {
     let dir = tempfile::tempdir().expect("dir");
-    let path = closed_store(dir.path());
-    let before = {
-        let store = Store::open(&path).expect("open");
-        brute_force(&store)
-    };
+    let (path, before) = closed_store(dir.path());
     with_raw_db(&path, |txn| {
         assert!(txn.delete_table(POSTINGS).expect("delete postings"));
         assert!(txn.delete_table(FACTS).expect("delete facts"));
@@ -796,17 +794,14 @@ fn a_store_without_postings_facts_haystacks_or_marker_is_rebuilt_exactly_on_open
 #[test]
 fn a_damaged_search_record_and_an_orphan_are_repaired_by_the_rebuild() {
     let dir = tempfile::tempdir().expect("dir");
-    let path = closed_store(dir.path());
-    let (damaged, before) = {
-        let store = Store::open(&path).expect("open");
-        let doc = store
-            .read()
-            .expect("read")
-            .doc_of("n0301")
-            .expect("ids")
-            .expect("stored");
-        (doc, brute_force(&store))
-    };
+    let (path, before) = closed_store(dir.path());
+    let damaged = Store::open(&path)
+        .expect("open")
+        .read()
+        .expect("read")
+        .doc_of("n0301")
+        .expect("ids")
+        .expect("stored");
     let orphan = 50_000u32;
     with_raw_db(&path, |txn| {
         let mut records = txn.open_table(SEARCH_DOCS).expect("records");
@@ -841,11 +836,7 @@ fn a_damaged_search_record_and_an_orphan_are_repaired_by_the_rebuild() {
 #[test]
 fn a_store_of_index_version_1_gains_its_haystacks_on_open() {
     let dir = tempfile::tempdir().expect("dir");
-    let path = closed_store(dir.path());
-    let before = {
-        let store = Store::open(&path).expect("open");
-        brute_force(&store)
-    };
+    let (path, before) = closed_store(dir.path());
     // what a store written before the haystacks table existed holds
     with_raw_db(&path, |txn| {
         assert!(txn.delete_table(HAYSTACKS).expect("delete haystacks"));
@@ -864,7 +855,7 @@ fn a_store_of_index_version_1_gains_its_haystacks_on_open() {
 #[test]
 fn a_damaged_search_record_under_a_current_index_is_healed_by_the_next_write() {
     let dir = tempfile::tempdir().expect("dir");
-    let path = closed_store(dir.path());
+    let (path, _) = closed_store(dir.path());
     let docs = {
         let store = Store::open(&path).expect("open");
         let reader = store.read().expect("read");
@@ -964,7 +955,7 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 #[test]
 fn the_checker_notices_every_kind_of_damage() {
     let dir = tempfile::tempdir().expect("dir");
-    let original = closed_store(dir.path());
+    let (original, _) = closed_store(dir.path());
     type Damage = fn(&redb::WriteTransaction);
     // each damage with the words of the assertion meant to catch it
     let damages: [(&str, &[&str], Damage); 14] = [

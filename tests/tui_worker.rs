@@ -6,7 +6,7 @@ mod tui_common;
 
 use memlens::curate::{Change, Edit};
 use memlens::model::Status;
-use memlens::search::{BrowseMode, Engine, Filters, SearchRequest};
+use memlens::search::{BrowseMode, Engine, Filters, SearchRequest, SearchResponse};
 use memlens::tui::action::Action;
 use memlens::tui::effect::{Effect, WriteJob};
 use memlens::tui::worker::{Worker, searcher_loader};
@@ -28,6 +28,19 @@ async fn next<T>(rx: &mut UnboundedReceiver<Action>, pick: impl Fn(Action) -> Op
     tokio::time::timeout(Duration::from_secs(20), wait)
         .await
         .expect("the answer arrives")
+}
+
+/// The answer to the search of `generation`.
+async fn response(rx: &mut UnboundedReceiver<Action>, generation: u64) -> SearchResponse {
+    next(rx, |a| match a {
+        Action::SearchDone {
+            generation: g,
+            response,
+            ..
+        } if g == generation => Some(response),
+        _ => None,
+    })
+    .await
 }
 
 fn request(query: &str, generation: u64) -> Effect {
@@ -83,15 +96,7 @@ fn writes_reach_the_next_search_after_a_rebuild_and_finish_writes_waits_for_all(
 
         // before the rebuild the index still holds the old record…
         worker.send(request(id, 1));
-        let old = next(&mut rx, |a| match a {
-            Action::SearchDone {
-                generation: 1,
-                response,
-                ..
-            } => Some(response),
-            _ => None,
-        })
-        .await;
+        let old = response(&mut rx, 1).await;
         assert_eq!(old.hits[0].memory.status, before.status);
         // …and after it, the change
         worker.send(Effect::ReloadIndex);
@@ -100,15 +105,7 @@ fn writes_reach_the_next_search_after_a_rebuild_and_finish_writes_waits_for_all(
         })
         .await;
         worker.send(request(id, 2));
-        let new = next(&mut rx, |a| match a {
-            Action::SearchDone {
-                generation: 2,
-                response,
-                ..
-            } => Some(response),
-            _ => None,
-        })
-        .await;
+        let new = response(&mut rx, 2).await;
         assert_eq!(new.hits.len(), 1);
         assert_eq!(new.hits[0].memory.status, Status::Validated);
 
@@ -184,15 +181,7 @@ fn the_first_search_is_answered_before_the_index_has_loaded() {
         })
         .await;
         worker.send(request("", 3));
-        let loaded = next(&mut rx, |a| match a {
-            Action::SearchDone {
-                generation: 3,
-                response,
-                ..
-            } => Some(response),
-            _ => None,
-        })
-        .await;
+        let loaded = response(&mut rx, 3).await;
         assert_eq!(early, loaded);
     });
 }

@@ -4,6 +4,7 @@
 use crate::index::postings::{self, POSTINGS};
 use crate::search::corpus::Corpus;
 use crate::search::engine::Match;
+use crate::search::searcher::Selection;
 use crate::store::StoreReader;
 
 /// Term-frequency saturation.
@@ -30,17 +31,16 @@ pub fn term_score(idf: f64, tf: f64, dl: f64, avgdl: f64) -> f64 {
 /// same scores (same formula, terms summed in query order).
 pub(crate) fn search(
     c: &Corpus,
-    set: &[u32],
-    member: &[bool],
+    selection: &Selection,
     terms: &[String],
     snapshot: Option<&StoreReader>,
 ) -> Vec<Match> {
+    let (set, member) = (&selection.set[..], &selection.member[..]);
     if set.is_empty() || terms.is_empty() {
         return Vec::new();
     }
     let n = set.len() as f64;
-    let total: u64 = set.iter().map(|&s| u64::from(c.lengths[s as usize])).sum();
-    let avgdl = total as f64 / n;
+    let avgdl = selection.total_length(c) as f64 / n;
     // (slot, tf of each query term) for every member containing at least one term
     let persisted = match snapshot {
         Some(reader) if !c.holds_terms => from_persisted(reader, c, member, terms),

@@ -4,6 +4,7 @@
 use crate::index::tokenize::{literal_words, query_tokens};
 use crate::search::corpus::Corpus;
 use crate::search::request::{Engine, MatchQuality};
+use crate::search::searcher::Selection;
 use crate::search::{bm25, fuzzy, literal};
 
 /// One matching memory and its relevance score (literal: the number of words matched).
@@ -18,18 +19,27 @@ pub(crate) struct Match {
 /// Below this many memories a scan runs on one thread.
 pub(crate) const PARALLEL_FROM: usize = 16_384;
 
-/// `f` over every slot of `set`, on all cores for large sets; results in slot order.
-pub(crate) fn scan<T: Send>(set: &[u32], f: impl Fn(u32) -> Option<T> + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    if threads < 2 || set.len() < PARALLEL_FROM {
-        return set.iter().filter_map(|&s| f(s)).collect();
+/// How many threads a scan may use: the cores, at most 8.
+pub(crate) fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+}
+
+/// `part` over `0..n` cut into one contiguous range per core (a single range below
+/// [`PARALLEL_FROM`]); the parts' results concatenated in order.
+pub(crate) fn in_parts<T: Send>(
+    n: usize,
+    part: impl Fn(std::ops::Range<usize>) -> Vec<T> + Sync,
+) -> Vec<T> {
+    let threads = threads();
+    if threads < 2 || n < PARALLEL_FROM {
+        return part(0..n);
     }
-    let chunk = set.len().div_ceil(threads);
-    let f = &f;
+    let size = n.div_ceil(threads);
+    let part = &part;
     std::thread::scope(|scope| {
-        let parts: Vec<_> = set
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().filter_map(|&s| f(s)).collect::<Vec<_>>()))
+        let parts: Vec<_> = (0..n)
+            .step_by(size)
+            .map(|lo| scope.spawn(move || part(lo..(lo + size).min(n))))
             .collect();
         let mut out = Vec::new();
         for p in parts {
@@ -37,6 +47,13 @@ pub(crate) fn scan<T: Send>(set: &[u32], f: impl Fn(u32) -> Option<T> + Sync) ->
             out.extend(p.join().unwrap_or_default());
         }
         out
+    })
+}
+
+/// `f` over every slot of `set`, on all cores for large sets; results in slot order.
+pub(crate) fn scan<T: Send>(set: &[u32], f: impl Fn(u32) -> Option<T> + Sync) -> Vec<T> {
+    in_parts(set.len(), |range| {
+        set[range].iter().filter_map(|&s| f(s)).collect()
     })
 }
 
@@ -52,23 +69,23 @@ pub(crate) struct EngineOutcome {
     pub scored: bool,
 }
 
-/// Runs `engine` with `query` over `set` (ascending slots of the filtered memories).
-/// `within`, when given, is a subset of `set` known to hold every literal (all words)
+/// Runs `engine` with `query` over the memories the filters keep (`selection`).
+/// `within`, when given, is a subset of them known to hold every literal (all words)
 /// or fuzzy match, from a previous query the new one extends. `snapshot` is the store
 /// snapshot the corpus was read from, when kept (BM25 reads its postings).
 pub(crate) fn run(
     c: &Corpus,
-    set: &[u32],
-    member: &[bool],
+    selection: &Selection,
     within: Option<&[u32]>,
     engine: Engine,
     query: &str,
     snapshot: Option<&crate::store::StoreReader>,
 ) -> EngineOutcome {
+    let (set, member) = (&selection.set[..], &selection.member[..]);
     match engine {
         Engine::Literal => run_literal(c, set, member, within, query, None),
         Engine::Bm25 => {
-            let matches = bm25::search(c, set, member, &query_tokens(query), snapshot);
+            let matches = bm25::search(c, selection, &query_tokens(query), snapshot);
             if matches.is_empty() {
                 run_literal(c, set, member, None, query, Some(bm25::FALLBACK_NOTICE))
             } else {

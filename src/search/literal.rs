@@ -2,7 +2,7 @@
 //! first, any word when no memory has them all (SPEC §3.2).
 
 use crate::search::corpus::Corpus;
-use crate::search::engine::{Match, PARALLEL_FROM, scan};
+use crate::search::engine::{Match, PARALLEL_FROM, in_parts, scan};
 use memchr::memmem::Finder;
 
 /// The notice shown when the literal engine falls back to partial matches.
@@ -105,8 +105,8 @@ fn any_word_one_pass(c: &Corpus, keep: &[bool], words: &[String]) -> Vec<Match> 
 const ONE_PASS_SHARE: usize = 8;
 
 /// The memories `keep` holds that contain every word, found by searching the longest
-/// word through all the haystacks at once (split between the cores) and checking the
-/// others in the memories it names; in slot order.
+/// word through all the haystacks at once (split between the cores by [`in_parts`])
+/// and checking the others in the memories it names; in slot order.
 fn one_pass(c: &Corpus, keep: &[bool], words: &[String]) -> Vec<Match> {
     let Some(longest) = words.iter().max_by_key(|w| w.len()) else {
         return Vec::new();
@@ -118,13 +118,9 @@ fn one_pass(c: &Corpus, keep: &[bool], words: &[String]) -> Vec<Match> {
         .map(|w| Finder::new(w.as_bytes()))
         .collect();
     let all = words.len() as f64;
-    let n = c.len();
-    let threads = std::thread::available_parallelism().map_or(1, |t| t.get().min(8));
-    let part = n.div_ceil(threads.max(1)).max(1);
-    let run = |lo: usize| {
-        let hi = (lo + part).min(n);
+    in_parts(c.len(), |range| {
         let mut out = Vec::new();
-        for_each_containing(c, lo, hi, &first, |slot| {
+        for_each_containing(c, range.start, range.end, &first, |slot| {
             if keep[slot] {
                 let hay = c.literal.get(slot);
                 if others.iter().all(|f| f.find(hay).is_some()) {
@@ -135,18 +131,6 @@ fn one_pass(c: &Corpus, keep: &[bool], words: &[String]) -> Vec<Match> {
                 }
             }
         });
-        out
-    };
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = (0..n)
-            .step_by(part)
-            .map(|lo| scope.spawn(move || run(lo)))
-            .collect();
-        let mut out = Vec::new();
-        for p in parts {
-            // a panicking worker means a bug; fall back to an empty part rather than abort
-            out.extend(p.join().unwrap_or_default());
-        }
         out
     })
 }

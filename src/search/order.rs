@@ -4,56 +4,25 @@
 use crate::model::Composite;
 use crate::model::derived::RATED_THRESHOLD;
 use crate::search::corpus::Corpus;
-use crate::search::engine::{Match, PARALLEL_FROM};
+use crate::search::engine::{Match, PARALLEL_FROM, threads};
 use crate::search::request::{BrowseMode, NumericField, Order};
-use std::cmp::Ordering;
 
 /// One placed result: the match and, in discovery mode, whether it filled a
 /// discovery slot.
 pub(crate) type Placed = (Match, Option<bool>);
 
-fn cmp_f64(a: f64, b: f64) -> Ordering {
-    a.partial_cmp(&b).unwrap_or(Ordering::Equal)
-}
+/// A match's place in an order: the order is that of ascending `(key, tie)` pairs,
+/// where the tie is the time rank (or its reverse), unique per memory, so every order
+/// is total.
+type SortKey = (u64, u32);
 
-/// created_at desc, id asc: the universal tie-break.
-fn ties(c: &Corpus, a: u32, b: u32) -> Ordering {
-    c.time_rank[a as usize].cmp(&c.time_rank[b as usize])
-}
-
-fn directed(o: Ordering, order: Order) -> Ordering {
-    match order {
-        Order::Desc => o.reverse(),
-        Order::Asc => o,
-    }
-}
-
-fn by_time(c: &Corpus, order: Order, a: u32, b: u32) -> Ordering {
-    match order {
-        Order::Desc => ties(c, a, b),
-        Order::Asc => c.created[a as usize]
-            .cmp(&c.created[b as usize])
-            .then_with(|| ties(c, a, b)),
-    }
-}
-
-fn by_value(c: &Corpus, field: NumericField, order: Order, a: u32, b: u32) -> Ordering {
-    match (c.value(a as usize, field), c.value(b as usize, field)) {
-        (Some(x), Some(y)) => directed(cmp_f64(x, y), order).then_with(|| ties(c, a, b)),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => ties(c, a, b),
-    }
-}
-
-/// The first `k` of `items` in the order of `key` (ascending; the time rank breaks
-/// ties, so the order is total): the keys are computed once and compared as plain
-/// integers.
-fn top_by_key(c: &Corpus, items: Vec<Match>, k: usize, key: impl Fn(&Match) -> u64) -> Vec<Match> {
-    let mut keyed: Vec<(u64, u32, u32)> = items
+/// The first `k` of `items` in the order of `key`: the keys are computed once and
+/// compared as plain integers.
+fn top_by_key(items: Vec<Match>, k: usize, key: impl Fn(&Match) -> SortKey) -> Vec<Match> {
+    let mut keyed: Vec<(SortKey, u32)> = items
         .iter()
         .enumerate()
-        .map(|(i, m)| (key(m), c.time_rank[m.slot as usize], i as u32))
+        .map(|(i, m)| (key(m), i as u32))
         .collect();
     if k < keyed.len() / 2 {
         if k == 0 {
@@ -64,10 +33,17 @@ fn top_by_key(c: &Corpus, items: Vec<Match>, k: usize, key: impl Fn(&Match) -> u
     }
     keyed.sort_unstable();
     keyed.truncate(k);
-    keyed
-        .into_iter()
-        .map(|(_, _, i)| items[i as usize])
-        .collect()
+    keyed.into_iter().map(|(_, i)| items[i as usize]).collect()
+}
+
+/// The time rank of a match: created_at desc, id asc, the universal tie-break.
+fn rank(c: &Corpus, m: &Match) -> u32 {
+    c.time_rank[m.slot as usize]
+}
+
+/// [`SortKey`]s of `field`'s order (time when `None`) in direction `order`.
+fn by_field(c: &Corpus, field: Option<NumericField>, order: Order) -> impl Fn(&Match) -> SortKey {
+    move |m| (field_key(c, field, order, m.slot as usize), rank(c, m))
 }
 
 /// The key whose ascending order is `field`'s order (time when `None`) in direction
@@ -112,24 +88,17 @@ pub(crate) fn arrange(
     let order = order.unwrap_or(Order::Desc);
     let top = match mode {
         // score desc then rank asc; ascending reverses both
-        BrowseMode::Relevance if relevance && order == Order::Asc => {
-            let mut top = top_by_key(c, matches, usize::MAX, |m| !ordered_bits(m.score));
-            top.reverse();
-            top.truncate(upto);
-            top
-        }
-        BrowseMode::Relevance if relevance => {
-            top_by_key(c, matches, upto, |m| !ordered_bits(m.score))
-        }
-        BrowseMode::Relevance | BrowseMode::Time => top_by_key(c, matches, upto, |m| {
-            field_key(c, None, order, m.slot as usize)
+        BrowseMode::Relevance if relevance => top_by_key(matches, upto, |m| match order {
+            Order::Desc => (!ordered_bits(m.score), rank(c, m)),
+            Order::Asc => (ordered_bits(m.score), !rank(c, m)),
         }),
+        BrowseMode::Relevance | BrowseMode::Time => {
+            top_by_key(matches, upto, by_field(c, None, order))
+        }
         BrowseMode::Discovery => return discovery(c, matches, order),
         _ => {
             let field = sort_field(mode).unwrap_or(NumericField::CreatedAt);
-            top_by_key(c, matches, upto, |m| {
-                field_key(c, Some(field), order, m.slot as usize)
-            })
+            top_by_key(matches, upto, by_field(c, Some(field), order))
         }
     };
     top.into_iter().map(|m| (m, None)).collect()
@@ -148,23 +117,22 @@ fn ordered_bits(v: f64) -> u64 {
 
 /// The whole collection in the order of `field` (or time), for browsing by walking it.
 /// Radix-sorts plain integer keys, stably from the time rank's order so that the rank
-/// breaks every tie, which gives exactly the order of [`by_value`] / [`by_time`].
+/// breaks every tie, which gives exactly the order of [`by_field`].
 pub(crate) fn permutation(c: &Corpus, field: Option<NumericField>, order: Order) -> Vec<u32> {
     let n = c.len();
     let mut by_rank = vec![0u32; n];
     for (slot, &rank) in c.time_rank.iter().enumerate() {
         by_rank[rank as usize] = slot as u32;
     }
-    let sorted = |ranks: &[u32]| {
-        let mut keyed: Vec<(u64, u32)> = ranks
+    let sorted = |slots: &[u32]| {
+        let mut keyed: Vec<(u64, u32)> = slots
             .iter()
             .map(|&slot| (field_key(c, field, order, slot as usize), slot))
             .collect();
         radsort::sort_by_key(&mut keyed, |&(key, _)| key);
         keyed
     };
-    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-    if threads < 2 || n < PARALLEL_FROM {
+    if threads() < 2 || n < PARALLEL_FROM {
         return sorted(&by_rank).into_iter().map(|(_, slot)| slot).collect();
     }
     // two halves of the time order sorted on both cores, then merged: on equal keys the
@@ -195,11 +163,15 @@ pub(crate) fn permutation(c: &Corpus, field: Option<NumericField>, order: Order)
 /// Rated pool by rating, discovery pool by time; every fifth position (p + 1 divisible
 /// by 5) comes from the discovery pool; when one pool runs out the other fills.
 fn discovery(c: &Corpus, matches: Vec<Match>, order: Order) -> Vec<Placed> {
-    let (mut rated, mut fresh): (Vec<Match>, Vec<Match>) = matches
+    let (rated, fresh): (Vec<Match>, Vec<Match>) = matches
         .into_iter()
         .partition(|m| c.rating_count[m.slot as usize] >= RATED_THRESHOLD);
-    rated.sort_unstable_by(|a, b| by_value(c, NumericField::RatingBayesian, order, a.slot, b.slot));
-    fresh.sort_unstable_by(|a, b| by_time(c, order, a.slot, b.slot));
+    let rated = top_by_key(
+        rated,
+        usize::MAX,
+        by_field(c, Some(NumericField::RatingBayesian), order),
+    );
+    let fresh = top_by_key(fresh, usize::MAX, by_field(c, None, order));
     interleave(rated.into_iter(), fresh.into_iter(), usize::MAX)
 }
 

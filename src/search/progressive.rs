@@ -82,8 +82,7 @@ impl Searcher {
             // no memory has every word: the OR fallback over the whole filtered set
             _ => crate::search::engine::run(
                 c,
-                set,
-                &selection.member,
+                &selection,
                 Some(&[]),
                 req.engine,
                 &req.query,

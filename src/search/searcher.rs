@@ -16,7 +16,7 @@ use crate::store::tables::{MEMORIES, decode};
 use crate::store::{StoreError, StoreReader, StoreResult};
 use redb::{ReadableTable, ReadableTableMetadata, TableError};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Everything search needs of one store snapshot, held in memory; cheap to share
 /// through an `Arc` (it is `Send + Sync`).
@@ -47,6 +47,33 @@ pub(crate) struct Selection {
     pub set: Vec<u32>,
     /// Whether each slot is kept.
     pub member: Vec<bool>,
+    /// Their summed BM25 lengths, computed on first need.
+    length: OnceLock<u64>,
+}
+
+impl Selection {
+    /// The memories of `set` (ascending slots of a corpus of `n`).
+    pub(crate) fn of(set: Vec<u32>, n: usize) -> Selection {
+        let mut member = vec![false; n];
+        for &s in &set {
+            member[s as usize] = true;
+        }
+        Selection {
+            set,
+            member,
+            length: OnceLock::new(),
+        }
+    }
+
+    /// The summed BM25 lengths of the memories kept (avgdl's numerator).
+    pub(crate) fn total_length(&self, c: &Corpus) -> u64 {
+        *self.length.get_or_init(|| {
+            self.set
+                .iter()
+                .map(|&s| u64::from(c.lengths[s as usize]))
+                .sum()
+        })
+    }
 }
 
 /// An ordered answer before its page is cut and decoded.
@@ -242,8 +269,7 @@ impl Searcher {
         let within = self.narrowed(req);
         let o = engine::run(
             c,
-            set,
-            member,
+            &selection,
             within.as_deref(),
             req.engine,
             &req.query,
@@ -272,11 +298,7 @@ impl Searcher {
         }
         let c = &self.corpus;
         let set = CompiledFilters::new(c, filters, None).select(c);
-        let mut member = vec![false; c.len()];
-        for &s in &set {
-            member[s as usize] = true;
-        }
-        let kept = Arc::new(Selection { set, member });
+        let kept = Arc::new(Selection::of(set, c.len()));
         if let Ok(mut last) = self.selection.lock() {
             *last = Some((filters.clone(), Arc::clone(&kept)));
         }

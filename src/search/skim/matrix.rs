@@ -21,13 +21,19 @@ pub(super) trait Unit: Copy + PartialEq {
     fn kind(self) -> CharType;
     /// Equal ignoring ASCII case.
     fn same_letter(self, other: Self) -> bool;
-    /// The first position of `p` in `hay` (ignoring ASCII case unless `case_sensitive`).
-    fn find(hay: &[Self], p: Self, case_sensitive: bool) -> Option<usize> {
+    /// Whether this unit matches the pattern's `p` (ignoring ASCII case unless
+    /// `case_sensitive`).
+    #[inline]
+    fn matches(self, p: Self, case_sensitive: bool) -> bool {
         if case_sensitive {
-            hay.iter().position(|&c| c == p)
+            self == p
         } else {
-            hay.iter().position(|&c| c.same_letter(p))
+            self.same_letter(p)
         }
+    }
+    /// The first position in `hay` that [`Unit::matches`] `p`.
+    fn find(hay: &[Self], p: Self, case_sensitive: bool) -> Option<usize> {
+        hay.iter().position(|&c| c.matches(p, case_sensitive))
     }
 }
 
@@ -132,21 +138,12 @@ impl<'a, C: Unit> Matrix<'a, C> {
         }
     }
 
-    #[inline]
-    fn equal(&self, a: C, b: C) -> bool {
-        if self.case_sensitive {
-            a == b
-        } else {
-            a.same_letter(b)
-        }
-    }
-
     /// Whether row `j` writes a match at `cell`.
     #[inline]
     fn is_hit(&self, j: usize, cell: usize) -> bool {
         cell > self.first[j]
             && cell <= self.choice.len()
-            && self.equal(self.choice[cell - 1], self.pattern[j])
+            && self.choice[cell - 1].matches(self.pattern[j], self.case_sensitive)
     }
 
     /// Row `j`'s hit at `cell` (which [`Matrix::is_hit`]).

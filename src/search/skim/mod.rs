@@ -13,7 +13,7 @@
 
 mod matrix;
 
-use matrix::Scratch;
+use matrix::{Scratch, Unit};
 use std::cell::RefCell;
 
 const SCORE_MATCH: i32 = 16;
@@ -107,14 +107,6 @@ fn in_place_bonus(prev: CharType, cur: CharType) -> i32 {
     BONUSES[prev as usize][cur as usize]
 }
 
-fn char_equal(a: char, b: char, case_sensitive: bool) -> bool {
-    if case_sensitive {
-        a == b
-    } else {
-        a.eq_ignore_ascii_case(&b)
-    }
-}
-
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
@@ -166,7 +158,7 @@ impl FuzzyPattern {
         let mut prev = CharType::Empty;
         for (j, c) in choice.chars().enumerate() {
             let ty = char_type(c);
-            if char_equal(c, p, cs) {
+            if c.matches(p, cs) {
                 let mut bonus = in_place_bonus(prev, ty);
                 if j == 0 {
                     bonus *= BONUS_FIRST_CHAR_MULTIPLIER;
