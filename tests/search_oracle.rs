@@ -512,7 +512,7 @@ fn large_collections_scanned_in_parallel_agree_with_the_oracle() {
         "c", "ca", "cac", "cach", "cache", "cached", "cached x", "ok",
     ];
     let crossing = ["okdoc", "42doc", "cachedoc", "gamma okdoc"];
-    for filters in [Filters::default(), filtered] {
+    for filters in [Filters::default(), filtered.clone()] {
         for query in typed.iter().chain(&crossing) {
             let req = SearchRequest {
                 query: (*query).into(),
@@ -521,6 +521,33 @@ fn large_collections_scanned_in_parallel_agree_with_the_oracle() {
                 ..SearchRequest::default()
             };
             check(req);
+        }
+    }
+    // fuzzy typed letter by letter: by relevance only the memories whose score bound
+    // can reach the page are scored, in other orders only the page
+    let fuzzy_typed = [
+        "d", "do", "doc", "doc1", "doc12", "doc123", "a", "al", "alp", "alpha", "alpha_", "c",
+        "ca", "cae", "Ca", "Cam", "g", "gm",
+    ];
+    for filters in [Filters::default(), filtered] {
+        for (mode, order, offset, limit) in [
+            (BrowseMode::Relevance, None, 0, 5),
+            (BrowseMode::Relevance, None, 10, 40),
+            (BrowseMode::Relevance, Some(Order::Asc), 0, 5),
+            (BrowseMode::Time, None, 0, 20),
+            (BrowseMode::Discovery, None, 3, 10),
+        ] {
+            for query in fuzzy_typed {
+                check(SearchRequest {
+                    query: query.into(),
+                    engine: Engine::Fuzzy,
+                    filters: filters.clone(),
+                    mode,
+                    order,
+                    offset,
+                    limit,
+                });
+            }
         }
     }
 }

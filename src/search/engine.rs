@@ -3,7 +3,9 @@
 
 use crate::index::tokenize::{literal_words, query_tokens};
 use crate::search::corpus::Corpus;
-use crate::search::request::{Engine, MatchQuality};
+use crate::search::fuzzy::{Floor, Ranking};
+use crate::search::order::{self, Placed};
+use crate::search::request::{Engine, MatchQuality, SearchRequest};
 use crate::search::searcher::Selection;
 use crate::search::{bm25, fuzzy, literal};
 
@@ -58,6 +60,7 @@ pub(crate) fn scan<T: Send>(set: &[u32], f: impl Fn(u32) -> Option<T> + Sync) ->
 }
 
 /// What an engine found, and how to show it.
+#[derive(Clone)]
 pub(crate) struct EngineOutcome {
     /// Matches in slot order.
     pub matches: Vec<Match>,
@@ -67,12 +70,16 @@ pub(crate) struct EngineOutcome {
     pub quality: Option<MatchQuality>,
     /// True when `score` is a BM25 or fuzzy score to show.
     pub scored: bool,
+    /// The best matches by relevance, best first, when the engine ranked them itself
+    /// ([`Ranking::Best`]).
+    pub best: Option<Vec<Match>>,
 }
 
 /// Runs `engine` with `query` over the memories the filters keep (`selection`).
 /// `within`, when given, is a subset of them known to hold every literal (all words)
 /// or fuzzy match, from a previous query the new one extends. `snapshot` is the store
-/// snapshot the corpus was read from, when kept (BM25 reads its postings).
+/// snapshot the corpus was read from, when kept (BM25 reads its postings). `fuzzy` says
+/// which fuzzy scores the page's order needs, and the best found so far.
 pub(crate) fn run(
     c: &Corpus,
     selection: &Selection,
@@ -80,6 +87,7 @@ pub(crate) fn run(
     engine: Engine,
     query: &str,
     snapshot: Option<&crate::store::StoreReader>,
+    fuzzy: (Ranking, &Floor),
 ) -> EngineOutcome {
     let (set, member) = (&selection.set[..], &selection.member[..]);
     match engine {
@@ -94,15 +102,21 @@ pub(crate) fn run(
                     notice: None,
                     quality: None,
                     scored: true,
+                    best: None,
                 }
             }
         }
-        Engine::Fuzzy => EngineOutcome {
-            matches: fuzzy::search(c, within.unwrap_or(set), query),
-            notice: None,
-            quality: None,
-            scored: true,
-        },
+        Engine::Fuzzy => {
+            let (ranking, floor) = fuzzy;
+            let found = fuzzy::run(c, within.unwrap_or(set), query, ranking, floor);
+            EngineOutcome {
+                matches: found.matches,
+                notice: None,
+                quality: None,
+                scored: true,
+                best: found.best,
+            }
+        }
     }
 }
 
@@ -144,5 +158,28 @@ pub(crate) fn literal_outcome(
         matches: found.matches,
         notice,
         scored: false,
+        best: None,
+    }
+}
+
+impl EngineOutcome {
+    /// The first `upto` matches in the order `req` asks for (its mode and direction),
+    /// taken from the engine's own best list when it made one; a page of fuzzy matches
+    /// cut unscored ([`Ranking::Page`]) gets its scores here.
+    pub(crate) fn place(
+        self,
+        c: &Corpus,
+        req: &SearchRequest,
+        ranking: Ranking,
+        upto: usize,
+    ) -> Vec<Placed> {
+        if let Some(best) = self.best {
+            return best.into_iter().take(upto).map(|m| (m, None)).collect();
+        }
+        let mut placed = order::arrange(c, self.matches, req.mode, req.order, true, upto);
+        if req.engine == Engine::Fuzzy && ranking == Ranking::Page {
+            fuzzy::score_page(c, &req.query, &mut placed);
+        }
+        placed
     }
 }

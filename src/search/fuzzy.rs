@@ -1,9 +1,117 @@
 //! The fuzzy engine: skim's score (see [`crate::search::skim`]) of each memory's
 //! headline, tags and id (SPEC §3.2).
+//!
+//! Deciding whether a memory matches is a subsequence test; its score costs far more.
+//! So only what the page's order needs is scored: by relevance, the best `k`, where a
+//! memory whose score bound cannot beat the `k`-th found so far (score, then time rank)
+//! is skipped; in any other order only the page's memories, after it is cut.
 
 use crate::search::corpus::Corpus;
-use crate::search::engine::{Match, scan};
-use crate::search::skim::FuzzyPattern;
+use crate::search::engine::{Match, in_parts, scan};
+use crate::search::order::Placed;
+use crate::search::request::{BrowseMode, Order, SearchRequest};
+use crate::search::skim::{FuzzyPattern, Scored};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How many of the matches' scores the order of the page needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ranking {
+    /// Every match's score: ascending relevance.
+    All,
+    /// The best `k` by relevance (score descending, then time rank).
+    Best(usize),
+    /// None: the page is in another order; its own scores are added once it is cut.
+    Page,
+}
+
+impl Ranking {
+    /// What a request for the first `upto` matches of a query needs.
+    pub(crate) fn of(req: &SearchRequest, upto: usize) -> Ranking {
+        match (req.mode, req.order) {
+            (BrowseMode::Relevance, Some(Order::Asc)) => Ranking::All,
+            (BrowseMode::Relevance, _) => Ranking::Best(upto),
+            _ => Ranking::Page,
+        }
+    }
+}
+
+/// What a fuzzy query found.
+pub(crate) struct Found {
+    /// Every match in slot order; the scores are computed only with [`Ranking::All`]
+    /// (else NaN).
+    pub matches: Vec<Match>,
+    /// With [`Ranking::Best`]: the best matches, best first, with their scores.
+    pub best: Option<Vec<Match>>,
+}
+
+/// The `k`-th best key found so far by any part of a search (0 before `k` are found):
+/// no memory whose key cannot exceed it can reach the page. Shared between threads and
+/// between the chunks of a progressive search.
+#[derive(Default)]
+pub(crate) struct Floor(AtomicU64);
+
+impl Floor {
+    /// The floor the matches among `seeds` set, given that each is a memory the
+    /// filters keep (the last query's best matches, when the new query extends it).
+    pub(crate) fn seeded(c: &Corpus, query: &str, seeds: &[u32], ranking: Ranking) -> Floor {
+        let floor = Floor::default();
+        let Ranking::Best(k) = ranking else {
+            return floor;
+        };
+        if k == 0 || seeds.len() < k {
+            return floor;
+        }
+        let pattern = FuzzyPattern::new(query);
+        let mut keys: Vec<u64> = seeds
+            .iter()
+            .filter_map(|&slot| {
+                let score = pattern.score(c.fuzzy.get(slot as usize))?;
+                Some(key(score, c.time_rank[slot as usize]))
+            })
+            .collect();
+        if keys.len() >= k {
+            keys.sort_unstable_by(|a, b| b.cmp(a));
+            // the k-th seed itself must still beat the floor
+            floor.raise(keys[k - 1].saturating_sub(1));
+        }
+        floor
+    }
+
+    fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn raise(&self, key: u64) {
+        self.0.fetch_max(key, Ordering::Relaxed);
+    }
+}
+
+/// A match's place in relevance order as one integer, larger is better: the score,
+/// then the earlier time rank.
+fn key(score: i64, rank: u32) -> u64 {
+    let score =
+        (score.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) - i64::from(i32::MIN)) as u64;
+    (score << 32) | u64::from(u32::MAX - rank)
+}
+
+/// The score a [`key`] holds.
+fn score_of(key: u64) -> i64 {
+    (key >> 32) as i64 + i64::from(i32::MIN)
+}
+
+/// The least score with which a memory of time rank `rank` beats the key `bar`.
+fn least_beating(bar: u64, rank: u32) -> i64 {
+    if bar == 0 {
+        return i64::MIN;
+    }
+    if u64::from(u32::MAX - rank) > bar & u64::from(u32::MAX) {
+        score_of(bar)
+    } else {
+        score_of(bar) + 1
+    }
+}
 
 /// Scores every memory of `set` (ascending slots) with `query` as the pattern.
 pub(crate) fn search(c: &Corpus, set: &[u32], query: &str) -> Vec<Match> {
@@ -23,4 +131,122 @@ pub(crate) fn search_in<'h>(
             score: score as f64,
         })
     })
+}
+
+/// The memories of `set` (ascending slots) that `query` matches, scored as `ranking`
+/// asks. `floor` carries the best keys between calls over parts of one search.
+pub(crate) fn run(c: &Corpus, set: &[u32], query: &str, ranking: Ranking, floor: &Floor) -> Found {
+    let k = match ranking {
+        Ranking::All => {
+            return Found {
+                matches: search(c, set, query),
+                best: None,
+            };
+        }
+        Ranking::Best(k) => k,
+        Ranking::Page => 0,
+    };
+    let pattern = FuzzyPattern::new(query);
+    let parts = in_parts(set.len(), |range| {
+        vec![best_of(c, &pattern, &set[range], k, floor)]
+    });
+    let mut matches = Vec::new();
+    let mut best = Vec::new();
+    for (slots, top) in parts {
+        matches.extend(slots.into_iter().map(|slot| Match {
+            slot,
+            score: f64::NAN,
+        }));
+        best.extend(top);
+    }
+    Found {
+        matches,
+        best: matches_of_best(best, k, ranking),
+    }
+}
+
+/// The first `k` of `keyed` (key, slot) pairs, best first, as matches.
+fn matches_of_best(mut keyed: Vec<(u64, u32)>, k: usize, ranking: Ranking) -> Option<Vec<Match>> {
+    if ranking != Ranking::Best(k) {
+        return None;
+    }
+    keyed.sort_unstable_by(|a, b| b.cmp(a));
+    keyed.truncate(k);
+    Some(
+        keyed
+            .into_iter()
+            .map(|(key, slot)| Match {
+                slot,
+                score: score_of(key) as f64,
+            })
+            .collect(),
+    )
+}
+
+/// Every match of `part` (ascending slots), and the best `k` of them by key. Walks the
+/// part from its end, the newest memories of a store that grew by adding, so that ties
+/// with the best found are settled early.
+fn best_of(
+    c: &Corpus,
+    pattern: &FuzzyPattern,
+    part: &[u32],
+    k: usize,
+    floor: &Floor,
+) -> (Vec<u32>, Vec<(u64, u32)>) {
+    let mut slots = Vec::new();
+    let mut heap: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::with_capacity(k + 1);
+    for &slot in part.iter().rev() {
+        let rank = c.time_rank[slot as usize];
+        let least = if k == 0 {
+            i64::MAX
+        } else {
+            let own = if heap.len() == k {
+                heap.peek().map_or(0, |Reverse((key, _))| *key)
+            } else {
+                0
+            };
+            least_beating(own.max(floor.get()), rank)
+        };
+        match pattern.score_from(c.fuzzy.get(slot as usize), least) {
+            Scored::Missed => continue,
+            Scored::Below => slots.push(slot),
+            Scored::Score(score) => {
+                slots.push(slot);
+                if k == 0 {
+                    continue;
+                }
+                heap.push(Reverse((key(score, rank), slot)));
+                if heap.len() > k {
+                    heap.pop();
+                }
+                if heap.len() == k
+                    && let Some(Reverse((kth, _))) = heap.peek()
+                {
+                    floor.raise(*kth);
+                }
+            }
+        }
+    }
+    slots.reverse();
+    (slots, heap.into_iter().map(|Reverse(e)| e).collect())
+}
+
+/// The best `k` of two lists of best matches (each best first), best first.
+pub(crate) fn merge_best(c: &Corpus, a: Vec<Match>, b: Vec<Match>, k: usize) -> Vec<Match> {
+    let keyed: Vec<(u64, u32)> = a
+        .into_iter()
+        .chain(b)
+        .map(|m| (key(m.score as i64, c.time_rank[m.slot as usize]), m.slot))
+        .collect();
+    matches_of_best(keyed, k, Ranking::Best(k)).unwrap_or_default()
+}
+
+/// Scores the page's matches, cut from unscored ones ([`Ranking::Page`]).
+pub(crate) fn score_page(c: &Corpus, query: &str, page: &mut [Placed]) {
+    let pattern = FuzzyPattern::new(query);
+    for (m, _) in page {
+        if let Some(score) = pattern.score(c.fuzzy.get(m.slot as usize)) {
+            m.score = score as f64;
+        }
+    }
 }

@@ -2,10 +2,11 @@
 //! (newest memories first), then the exact list, the same as [`Searcher::search`].
 
 use crate::index::tokenize::literal_words;
-use crate::search::engine::{EngineOutcome, Match};
+use crate::search::engine::EngineOutcome;
+use crate::search::fuzzy::{Floor, Ranking};
 use crate::search::request::{Engine, MatchQuality, SearchRequest, SearchResponse};
 use crate::search::searcher::{Answer, Searcher};
-use crate::search::{fuzzy, literal, order};
+use crate::search::{fuzzy, literal};
 
 /// How far a progressive search has got, passed to its callback.
 pub struct Progress<'a> {
@@ -36,25 +37,42 @@ impl Searcher {
         let c = &self.corpus;
         let selection = self.select(&req.filters);
         let set = &selection.set;
-        let within = self.narrowed(req);
-        let scan_set: &[u32] = within.as_deref().unwrap_or(set);
+        let narrowed = self.narrowed(req);
+        let scan_set: &[u32] = narrowed.as_ref().map_or(set, |n| &n.within);
         let words = literal_words(&req.query);
         let upto = req.offset.saturating_add(req.limit);
-        let mut found: Vec<Match> = Vec::new();
+        let fuzzy = req.engine == Engine::Fuzzy;
+        let ranking = Ranking::of(req, upto);
+        let seeds = narrowed.as_ref().map_or(&[][..], |n| &n.seeds);
+        let floor = Floor::seeded(c, &req.query, seeds, ranking);
+        let mut found = EngineOutcome::new(fuzzy, ranking);
         let mut end = scan_set.len();
         let mut chunk = first_chunk.max(1);
         while end > 0 {
             let start = end.saturating_sub(chunk);
             let part = &scan_set[start..end];
-            found.extend(match req.engine {
-                Engine::Fuzzy => fuzzy::search(c, part, &req.query),
-                _ => literal::all_words(c, part, &words),
-            });
+            if fuzzy {
+                let f = fuzzy::run(c, part, &req.query, ranking, &floor);
+                found.matches.extend(f.matches);
+                if let Some(b) = f.best {
+                    let so_far = found.best.take().unwrap_or_default();
+                    found.best = Some(fuzzy::merge_best(c, so_far, b, upto));
+                }
+            } else {
+                found.matches.extend(literal::all_words(c, part, &words));
+            }
             end = start;
             chunk = chunk.saturating_mul(4);
             if end > 0 {
-                let placed = order::arrange(c, found.clone(), req.mode, req.order, true, upto);
-                let partial = self.respond(self.answer(found.len(), placed, req), req.offset, upto);
+                let so_far = found.clone();
+                let answer = Answer {
+                    total: so_far.matches.len(),
+                    notice: None,
+                    quality: so_far.quality,
+                    scored: fuzzy,
+                    placed: so_far.place(c, req, ranking, upto),
+                };
+                let partial = self.respond(answer, req.offset, upto);
                 let progress = Progress {
                     partial: &partial,
                     scanned: scan_set.len() - end,
@@ -65,51 +83,42 @@ impl Searcher {
                 }
             }
         }
-        found.sort_unstable_by_key(|m| m.slot);
-        let outcome = match req.engine {
-            Engine::Fuzzy => EngineOutcome {
-                matches: found,
-                notice: None,
-                quality: None,
-                scored: true,
-            },
-            _ if !found.is_empty() => EngineOutcome {
-                matches: found,
-                notice: None,
-                quality: Some(MatchQuality::All),
-                scored: false,
-            },
+        found.matches.sort_unstable_by_key(|m| m.slot);
+        let outcome = if fuzzy || !found.matches.is_empty() {
+            found
+        } else {
             // no memory has every word: the OR fallback over the whole filtered set
-            _ => crate::search::engine::run(
+            crate::search::engine::run(
                 c,
                 &selection,
                 Some(&[]),
                 req.engine,
                 &req.query,
                 self.snapshot(),
-            ),
+                (ranking, &floor),
+            )
         };
         self.remember(req, &outcome);
-        let total = outcome.matches.len();
-        let placed = order::arrange(c, outcome.matches, req.mode, req.order, true, upto);
         let answer = Answer {
-            total,
-            placed,
+            total: outcome.matches.len(),
             notice: outcome.notice,
             quality: outcome.quality,
             scored: outcome.scored,
+            placed: outcome.place(c, req, ranking, upto),
         };
         Some(self.respond(answer, req.offset, upto))
     }
+}
 
-    fn answer(&self, total: usize, placed: Vec<order::Placed>, req: &SearchRequest) -> Answer {
-        let fuzzy = req.engine == Engine::Fuzzy;
-        Answer {
-            total,
-            placed,
+impl EngineOutcome {
+    /// Nothing found yet by a scan of the fuzzy (else literal, all words) engine.
+    fn new(fuzzy: bool, ranking: Ranking) -> EngineOutcome {
+        EngineOutcome {
+            matches: Vec::new(),
             notice: None,
             quality: (!fuzzy).then_some(MatchQuality::All),
             scored: fuzzy,
+            best: (fuzzy && matches!(ranking, Ranking::Best(_))).then(Vec::new),
         }
     }
 }

@@ -6,6 +6,7 @@ use crate::index::{RecordView, SEARCH_DOCS};
 use crate::search::corpus::Corpus;
 use crate::search::engine;
 use crate::search::filter::CompiledFilters;
+use crate::search::fuzzy::{Floor, Ranking};
 use crate::search::histogram::{self, Histogram};
 use crate::search::order;
 use crate::search::request::{
@@ -39,6 +40,17 @@ struct Memo {
     filters: Filters,
     query: String,
     slots: Vec<u32>,
+    /// The best fuzzy matches by relevance, when ranked: likely among the next
+    /// query's best, they set its first floor.
+    best: Vec<u32>,
+}
+
+/// What the last query leaves a new one that extends it.
+pub(crate) struct Narrowed {
+    /// A subset of the memories the filters keep that holds every new match.
+    pub within: Vec<u32>,
+    /// The last query's best matches by relevance (fuzzy), best first.
+    pub seeds: Vec<u32>,
 }
 
 /// The memories a set of filters keeps.
@@ -266,24 +278,26 @@ impl Searcher {
             };
             return self.respond(answer, req.offset, upto);
         }
-        let within = self.narrowed(req);
+        let narrowed = self.narrowed(req);
+        let ranking = Ranking::of(req, upto);
+        let seeds = narrowed.as_ref().map_or(&[][..], |n| &n.seeds);
+        let floor = Floor::seeded(c, &req.query, seeds, ranking);
         let o = engine::run(
             c,
             &selection,
-            within.as_deref(),
+            narrowed.as_ref().map(|n| &n.within[..]),
             req.engine,
             &req.query,
             self.snapshot(),
+            (ranking, &floor),
         );
         self.remember(req, &o);
-        let total = o.matches.len();
-        let placed = order::arrange(c, o.matches, req.mode, req.order, true, upto);
         let answer = Answer {
-            total,
-            placed,
+            total: o.matches.len(),
             notice: o.notice,
             quality: o.quality,
             scored: o.scored,
+            placed: o.place(c, req, ranking, upto),
         };
         self.respond(answer, req.offset, upto)
     }
@@ -308,7 +322,7 @@ impl Searcher {
     /// The matches of the last literal or fuzzy query when the new request extends it
     /// (same engine and filters; for literal every old word inside a new word, for
     /// fuzzy the old query a prefix of the new one): every new match is among them.
-    pub(crate) fn narrowed(&self, req: &SearchRequest) -> Option<Vec<u32>> {
+    pub(crate) fn narrowed(&self, req: &SearchRequest) -> Option<Narrowed> {
         let memo = self.memo.lock().ok()?;
         let last = memo.as_ref()?;
         if last.engine != req.engine || last.filters != req.filters {
@@ -324,7 +338,10 @@ impl Searcher {
             Engine::Fuzzy => req.query.starts_with(&last.query),
             Engine::Bm25 => false,
         };
-        extends.then(|| last.slots.clone())
+        extends.then(|| Narrowed {
+            within: last.slots.clone(),
+            seeds: last.best.clone(),
+        })
     }
 
     pub(crate) fn remember(&self, req: &SearchRequest, o: &engine::EngineOutcome) {
@@ -339,6 +356,7 @@ impl Searcher {
                 filters: req.filters.clone(),
                 query: req.query.clone(),
                 slots: o.matches.iter().map(|m| m.slot).collect(),
+                best: o.best.iter().flatten().map(|m| m.slot).collect(),
             });
         }
     }

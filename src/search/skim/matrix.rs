@@ -107,9 +107,10 @@ struct Row {
 pub(super) struct Scratch {
     /// The haystack's characters, when it is not ASCII.
     pub chars: Vec<char>,
-    first: Vec<usize>,
+    /// The greedy first position of each pattern character.
+    pub first: Vec<usize>,
     /// Per pattern character, the positions where it occurs at or after its first.
-    at: Vec<Vec<u32>>,
+    pub at: Vec<Vec<u32>>,
     hits: Vec<Hit>,
     row_hits: Vec<Hit>,
     rows: Vec<Row>,
@@ -209,17 +210,23 @@ impl<'a, C: Unit> Matrix<'a, C> {
 
     /// Skim's bonus for a match at `cell`.
     fn in_place(&self, cell: usize) -> i32 {
-        let prev = if cell >= 2 {
-            self.choice[cell - 2].kind()
-        } else {
-            CharType::Empty
-        };
-        let bonus = in_place_bonus(prev, self.choice[cell - 1].kind());
-        if cell == 1 {
-            bonus * BONUS_FIRST_CHAR_MULTIPLIER
-        } else {
-            bonus
-        }
+        in_place_at(self.choice, cell - 1)
+    }
+}
+
+/// Skim's bonus for a match of the character at `pos` of `choice`.
+#[inline]
+pub(super) fn in_place_at<C: Unit>(choice: &[C], pos: usize) -> i32 {
+    let prev = if pos >= 1 {
+        choice[pos - 1].kind()
+    } else {
+        CharType::Empty
+    };
+    let bonus = in_place_bonus(prev, choice[pos].kind());
+    if pos == 0 {
+        bonus * BONUS_FIRST_CHAR_MULTIPLIER
+    } else {
+        bonus
     }
 }
 
@@ -243,9 +250,14 @@ fn reset(s: &mut Scratch, rows: usize) {
     }
 }
 
-/// Finds the greedy first position of each pattern character (skim's cheap_matches)
-/// and where each occurs from there on; false when the pattern is not a subsequence.
-pub(super) fn scan<C: Unit>(s: &mut Scratch, pattern: &[C], choice: &[C], cs: bool) -> bool {
+/// Finds the greedy first position of each pattern character (skim's cheap_matches);
+/// false when the pattern is not a subsequence.
+pub(super) fn first_positions<C: Unit>(
+    s: &mut Scratch,
+    pattern: &[C],
+    choice: &[C],
+    cs: bool,
+) -> bool {
     reset(s, pattern.len());
     let mut from = 0;
     for &p in pattern {
@@ -255,6 +267,21 @@ pub(super) fn scan<C: Unit>(s: &mut Scratch, pattern: &[C], choice: &[C], cs: bo
         s.first.push(from + found);
         from += found + 1;
     }
+    true
+}
+
+/// [`first_positions`], then [`occurrences`].
+pub(super) fn scan<C: Unit>(s: &mut Scratch, pattern: &[C], choice: &[C], cs: bool) -> bool {
+    if !first_positions(s, pattern, choice, cs) {
+        return false;
+    }
+    occurrences(s, pattern, choice, cs);
+    true
+}
+
+/// Where each pattern character occurs from its first position on (after
+/// [`first_positions`] found the pattern).
+pub(super) fn occurrences<C: Unit>(s: &mut Scratch, pattern: &[C], choice: &[C], cs: bool) {
     for (i, &p) in pattern.iter().enumerate() {
         let mut x = s.first[i];
         while let Some(found) = C::find(&choice[x..], p, cs) {
@@ -262,7 +289,6 @@ pub(super) fn scan<C: Unit>(s: &mut Scratch, pattern: &[C], choice: &[C], cs: bo
             x += found + 1;
         }
     }
-    true
 }
 
 /// Skim's matrix score for `pattern` (two or more units) over `choice`, after a

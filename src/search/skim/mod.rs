@@ -11,8 +11,10 @@
 //! every time, without the per-call allocations, and computed only at the columns where
 //! the pattern's characters occur (`matrix.rs`). `tests` check it against the crate.
 
+mod bound;
 mod matrix;
 
+use bound::Reach;
 use matrix::{Scratch, Unit};
 use std::cell::RefCell;
 
@@ -109,6 +111,22 @@ fn in_place_bonus(prev: CharType, cur: CharType) -> i32 {
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    static REACH: RefCell<Vec<Reach>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Haystacks longer than this are always scored in full: the matrix's stand-in for −∞
+/// is a finite number that only stays below real scores in shorter ones.
+const BOUNDED_LEN: usize = 4096;
+
+/// What [`FuzzyPattern::score_from`] found of one haystack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scored {
+    /// The pattern is not a subsequence of it.
+    Missed,
+    /// It matches, with a score certainly below the floor asked for.
+    Below,
+    /// It matches with this score.
+    Score(i64),
 }
 
 /// A query prepared once for many haystacks.
@@ -119,6 +137,9 @@ pub struct FuzzyPattern {
     ascii: Option<Vec<u8>>,
 
     case_sensitive: bool,
+    /// [`bound::loosest`] for a haystack that does not and that does start with the
+    /// pattern's first character.
+    loosest: [i32; 2],
 }
 
 impl FuzzyPattern {
@@ -126,11 +147,70 @@ impl FuzzyPattern {
     pub fn new(pattern: &str) -> FuzzyPattern {
         let case_sensitive = pattern.chars().any(|c| c.is_ascii_uppercase());
         let ascii = pattern.is_ascii().then(|| pattern.as_bytes().to_vec());
+        let chars: Vec<char> = pattern.chars().collect();
+        let loosest = [false, true].map(|starts| {
+            ascii
+                .as_deref()
+                .map_or(i32::MAX, |p| bound::loosest(p, case_sensitive, starts))
+        });
         FuzzyPattern {
-            chars: pattern.chars().collect(),
+            chars,
             ascii,
             case_sensitive,
+            loosest,
         }
+    }
+
+    /// Whether the pattern matches `choice` and, unless its score is certainly below
+    /// `floor`, that score: the same as [`FuzzyPattern::score`], skipping the full
+    /// score of a match whose upper bound (`bound.rs`) is below `floor`.
+    pub fn score_from(&self, choice: &str, floor: i64) -> Scored {
+        let (Some(pattern), true) = (self.ascii.as_deref(), choice.is_ascii()) else {
+            return self.score(choice).map_or(Scored::Missed, Scored::Score);
+        };
+        if pattern.is_empty() || choice.len() > BOUNDED_LEN {
+            return self.score(choice).map_or(Scored::Missed, Scored::Score);
+        }
+        let choice = choice.as_bytes();
+        SCRATCH.with(|s| {
+            let Ok(mut s) = s.try_borrow_mut() else {
+                return self.score_from_scratch(&mut Scratch::default(), pattern, choice, floor);
+            };
+            self.score_from_scratch(&mut s, pattern, choice, floor)
+        })
+    }
+
+    fn score_from_scratch(
+        &self,
+        s: &mut Scratch,
+        pattern: &[u8],
+        choice: &[u8],
+        floor: i64,
+    ) -> Scored {
+        let cs = self.case_sensitive;
+        if !matrix::first_positions(s, pattern, choice, cs) {
+            return Scored::Missed;
+        }
+        let starts = choice[0].matches(pattern[0], cs);
+        if i64::from(self.loosest[usize::from(starts)]) < floor {
+            return Scored::Below;
+        }
+        if pattern.len() == 1 {
+            let score = self.single_char_score(std::str::from_utf8(choice).unwrap_or_default());
+            return score.map_or(Scored::Missed, Scored::Score);
+        }
+        matrix::occurrences(s, pattern, choice, cs);
+        if floor > i64::MIN {
+            let upper = REACH.with(|rows| {
+                let mut rows = rows.borrow_mut();
+                bound::reach(pattern, choice, cs, &s.at, &mut rows);
+                bound::of(&rows)
+            });
+            if i64::from(upper) < floor {
+                return Scored::Below;
+            }
+        }
+        Scored::Score(matrix::fill(s, pattern, choice, cs))
     }
 
     /// The score a fresh `SkimMatcherV2::default()` gives `choice`, or `None` when the
@@ -222,8 +302,60 @@ mod tests {
         }
     }
 
+    /// `score_from` with the floor at the true score must still score it (the bound is
+    /// never below the score), and one above may only skip it.
+    fn bound_holds(choice: &str, pattern: &str) -> Result<(), TestCaseError> {
+        let p = FuzzyPattern::new(pattern);
+        let Some(score) = fresh(choice, pattern) else {
+            prop_assert_eq!(p.score_from(choice, i64::MIN), Scored::Missed);
+            return Ok(());
+        };
+        prop_assert_eq!(p.score_from(choice, i64::MIN), Scored::Score(score));
+        prop_assert_eq!(
+            p.score_from(choice, score),
+            Scored::Score(score),
+            "floor at the score"
+        );
+        let above = p.score_from(choice, score + 1);
+        prop_assert!(
+            above == Scored::Below || above == Scored::Score(score),
+            "{:?}",
+            above
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn the_bound_is_tight_for_a_word_start_run() {
+        // "abo" at word starts: the loosest bound is reached, so nothing is skipped
+        let p = FuzzyPattern::new("abo");
+        let choice = "x about";
+        let score = fresh(choice, "abo").unwrap();
+        assert_eq!(i64::from(p.loosest[0]), score);
+        // letters inside words, none following the one before, are skipped below it
+        assert!(fresh("xa xb xo", "abo").unwrap() < score);
+        assert_eq!(p.score_from("xa xb xo", score), Scored::Below);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn the_bound_is_never_below_the_score(
+            choice in "[a-dA-D_ 1/.:-]{0,60}",
+            pattern in "[a-dA-D_ 1.]{1,7}",
+        ) {
+            bound_holds(&choice, &pattern)?;
+        }
+
+        #[test]
+        fn the_bound_holds_for_repeated_letters(
+            choice in "[aAb /]{0,40}",
+            pattern in "[abA]{1,8}",
+        ) {
+            bound_holds(&choice, &pattern)?;
+        }
+
         #[test]
         fn scores_equal_a_fresh_skim_matcher(
             choice in "[abAB_ c1/.é\\-]{0,24}",

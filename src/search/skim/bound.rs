@@ -1,0 +1,142 @@
+//! An upper bound of skim's score for an ASCII haystack, from where the pattern's
+//! characters occur, at a fraction of the matrix's cost: a page of the best matches
+//! needs the full score only of the haystacks whose bound can still reach it.
+//!
+//! Every match cell of the matrix (`matrix.rs`) takes the larger of two ways in, plus
+//! its match score: extending a run (the previous row's `m` one column to the left,
+//! plus a carried bonus) or starting after a gap (the previous row's `p`, plus the
+//! in-place bonus). Rows also inherit cells from two rows up, and `p` falls from the
+//! `m` and `p` to its left. So the largest `m` and `p` each row can hold follow from the
+//! rows before it and two gains per pattern character: the most a match of it can add
+//! after a gap, and the most it can add extending a run, over the positions where each
+//! is possible. The bonus a run carries is the larger of the consecutive bonus and the
+//! match's own in-place bonus: skim takes the larger of those and of a bonus it reads
+//! from cells written two rows up, but those cells are written only by matches in the
+//! same column, whose in-place bonus is the same, so the reading never adds more (by
+//! induction over the rows). `tests` check the bound against the full score.
+
+use super::matrix::{Unit, in_place_at};
+use super::{
+    BONUS_CONSECUTIVE, BONUS_FIRST_CHAR_MULTIPLIER, BONUS_HEAD, GAP_EXTENSION, GAP_START,
+    NEG_INFINITY, PENALTY_CASE_MISMATCH, SCORE_MATCH, char_type, in_place_bonus,
+};
+
+/// What the bound needs of one pattern character.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reach {
+    /// The most a match of it adds after a gap: match score plus in-place bonus, the
+    /// largest over its occurrences at or after its first position.
+    pub gap: i32,
+    /// The most a match of it adds extending a run: match score plus the larger of the
+    /// consecutive and in-place bonus, over its occurrences right after one of the
+    /// previous pattern character (−∞ when there is none).
+    pub run: i32,
+}
+
+/// The largest score the matrix can give when the pattern's characters reach `rows`.
+pub(super) fn of(rows: &[Reach]) -> i32 {
+    // The largest m of the previous row's own matches; the largest m and p any cell of
+    // the previous row and of the one before it holds (own or inherited). Skim starts
+    // from two rows: m = −∞ in both, p = gap_extension in the nearer one.
+    let mut own_before = NEG_INFINITY;
+    let (mut m1, mut p1) = (NEG_INFINITY, GAP_EXTENSION);
+    let (mut m2, mut p2) = (NEG_INFINITY, NEG_INFINITY);
+    for r in rows {
+        let run = if r.run > NEG_INFINITY {
+            own_before + r.run
+        } else {
+            NEG_INFINITY
+        };
+        let own = run.max(p1 + r.gap);
+        let m = own.max(m2);
+        let p = (own + GAP_START + GAP_EXTENSION)
+            .max(p2 + GAP_EXTENSION)
+            .max(m2 + GAP_START + GAP_EXTENSION);
+        (m2, p2) = (m1, p1);
+        (m1, p1) = (m, p);
+        own_before = own;
+    }
+    m1
+}
+
+/// The match score of haystack character `c` for pattern character `p`.
+#[inline]
+fn match_score(c: u8, p: u8, case_sensitive: bool) -> i32 {
+    if !case_sensitive && c != p {
+        (SCORE_MATCH + PENALTY_CASE_MISMATCH).max(0)
+    } else {
+        SCORE_MATCH
+    }
+}
+
+/// The characters that match pattern character `p`.
+fn spellings(p: u8, case_sensitive: bool) -> [u8; 2] {
+    if case_sensitive {
+        [p, p]
+    } else {
+        [p.to_ascii_lowercase(), p.to_ascii_uppercase()]
+    }
+}
+
+/// The bound over any haystack, knowing only whether it starts with the pattern's
+/// first character: every character at a word start after a gap, and every run in its
+/// best spelling.
+pub(super) fn loosest(pattern: &[u8], case_sensitive: bool, starts_with_first: bool) -> i32 {
+    let rows: Vec<Reach> = (0..pattern.len())
+        .map(|i| {
+            let head = if i == 0 && starts_with_first {
+                BONUS_HEAD * BONUS_FIRST_CHAR_MULTIPLIER
+            } else {
+                BONUS_HEAD
+            };
+            let mut run = NEG_INFINITY;
+            if i > 0 {
+                for before in spellings(pattern[i - 1], case_sensitive) {
+                    for c in spellings(pattern[i], case_sensitive) {
+                        let bonus = in_place_bonus(char_type(before.into()), char_type(c.into()));
+                        let gain = match_score(c, pattern[i], case_sensitive)
+                            + bonus.max(BONUS_CONSECUTIVE);
+                        run = run.max(gain);
+                    }
+                }
+            }
+            Reach {
+                gap: SCORE_MATCH + head,
+                run,
+            }
+        })
+        .collect();
+    of(&rows)
+}
+
+/// The [`Reach`] of each pattern character in `choice`, given where each occurs at or
+/// after its first position (`at`).
+pub(super) fn reach(
+    pattern: &[u8],
+    choice: &[u8],
+    case_sensitive: bool,
+    at: &[Vec<u32>],
+    rows: &mut Vec<Reach>,
+) {
+    rows.clear();
+    for (i, &p) in pattern.iter().enumerate() {
+        let previous = i.checked_sub(1).map(|j| pattern[j]);
+        let mut r = Reach {
+            gap: NEG_INFINITY,
+            run: NEG_INFINITY,
+        };
+        for &x in &at[i] {
+            let x = x as usize;
+            let score = match_score(choice[x], p, case_sensitive);
+            let bonus = in_place_at(choice, x);
+            r.gap = r.gap.max(score + bonus);
+            if let Some(q) = previous
+                && x > 0
+                && choice[x - 1].matches(q, case_sensitive)
+            {
+                r.run = r.run.max(score + bonus.max(BONUS_CONSECUTIVE));
+            }
+        }
+        rows.push(r);
+    }
+}
