@@ -357,6 +357,80 @@ proptest! {
     }
 }
 
+/// Applies one slider move to `f`: `field` picks a range (weight, trust, relationship
+/// count, the rating minimum, the time window's ends, a composite, a `feel_*`), and
+/// `min`/`max` its new bounds (as steps of that field's scale).
+fn move_slider(f: &mut Filters, field: usize, min: Option<usize>, max: Option<usize>) {
+    let unit = |i: usize| i as f64 / 4.0;
+    let units = Range {
+        min: min.map(unit),
+        max: max.map(unit),
+    };
+    let t = |s: usize| Timestamp(1_700_000_000_000_000_000 + s as i64 * 1_000_000_000);
+    match field {
+        0 => f.weight = units,
+        1 => f.trust = units,
+        2 => {
+            f.relationship_count = Range {
+                min: min.map(|i| i as f64),
+                max: max.map(|i| i as f64),
+            }
+        }
+        3 => f.rating_min = min.map(|i| 2.0 + i as f64 / 2.0),
+        4 => f.created_from = min.map(t),
+        5 => f.created_to = max.map(t),
+        6..=8 => f.composites[field - 6] = units,
+        _ => f.feel[(field - 9) % FEEL_COUNT] = units,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Dragging sliders in and out gives the oracle's answer at every step: a narrower
+    /// set picked out of the last step's set is exact.
+    #[test]
+    fn moving_sliders_agrees_with_the_oracle(
+        memories in collection(),
+        start in prop::option::weighted(0.2, filters()),
+        steps in prop::collection::vec(
+            (
+                prop_oneof![4 => 0..9usize, 1 => 9..9 + FEEL_COUNT],
+                prop::collection::vec(
+                    (prop::option::of(0..5usize), prop::option::of(0..5usize)),
+                    3,
+                ),
+            ),
+            1..5,
+        ),
+        query in prop::option::weighted(0.3, query()),
+        engine in prop::sample::select(&Engine::ALL[..]),
+    ) {
+        let (_dir, store) = store_with(&memories);
+        let reader = store.read().unwrap();
+        let searcher = Searcher::load(&reader).unwrap();
+        let docs = docs_of(reader.memories().unwrap());
+        let mut filters = start.unwrap_or_default();
+        let query = query.unwrap_or_default();
+        // each step drags one slider through three positions
+        let moves = steps
+            .into_iter()
+            .flat_map(|(field, at)| at.into_iter().map(move |(min, max)| (field, min, max)));
+        for (field, min, max) in moves {
+            move_slider(&mut filters, field, min, max);
+            let req = SearchRequest {
+                query: query.clone(),
+                engine,
+                filters: filters.clone(),
+                limit: 50,
+                ..SearchRequest::default()
+            };
+            let expected = oracle(&docs, &req);
+            assert_agrees(&expected, &actual(&searcher.search(&req)), &format!("{req:?}"));
+        }
+    }
+}
+
 /// A store whose search records are partly missing (written before the index existed)
 /// or damaged still searches exactly: those memories are indexed from their JSON.
 #[test]

@@ -2,6 +2,7 @@
 
 use crate::model::Status;
 use crate::search::corpus::{Corpus, NO_MODULE};
+use crate::search::engine::{in_parts, scan};
 use crate::search::request::{Filters, NumericField, Range};
 
 /// The type hidden unless the types filter names it.
@@ -123,11 +124,79 @@ impl<'a> CompiledFilters<'a> {
             .all(|(field, r)| r.admits(c.value(slot, *field)))
     }
 
-    /// Every slot that passes, ascending.
+    /// Every slot that passes, ascending; on all cores for large stores.
     pub fn select(&self, c: &Corpus) -> Vec<u32> {
-        (0..c.len())
-            .filter(|&s| self.passes(c, s))
-            .map(|s| s as u32)
-            .collect()
+        in_parts(c.len(), |range| {
+            range
+                .filter(|&s| self.passes(c, s))
+                .map(|s| s as u32)
+                .collect()
+        })
+    }
+
+    /// The slots of `within` (ascending) that pass, when it holds every slot that does.
+    pub fn select_within(&self, c: &Corpus, within: &[u32]) -> Vec<u32> {
+        scan(within, |s| self.passes(c, s as usize).then_some(s))
+    }
+}
+
+impl Range {
+    /// Whether every value this range admits `outer` admits too.
+    fn within(&self, outer: &Range) -> bool {
+        if outer.is_open() {
+            return true;
+        }
+        let inside = |bound: Option<f64>, of: Option<f64>, tighter: fn(f64, f64) -> bool| {
+            of.is_none_or(|o| bound.is_some_and(|b| tighter(b, o)))
+        };
+        !self.is_open()
+            && inside(self.min, outer.min, |b, o| b >= o)
+            && inside(self.max, outer.max, |b, o| b <= o)
+    }
+}
+
+impl Filters {
+    /// Whether every memory these filters keep is kept by `wider` too: the same filters
+    /// with each numeric range, the rating minimum and the time window at most as wide
+    /// (a slider moved inwards), so the narrower set can be picked out of the wider one.
+    pub(crate) fn narrows(&self, wider: &Filters) -> bool {
+        let rest_equal = Filters {
+            weight: wider.weight,
+            trust: wider.trust,
+            relationship_count: wider.relationship_count,
+            feel: wider.feel,
+            composites: wider.composites,
+            rating_min: wider.rating_min,
+            created_from: wider.created_from,
+            created_to: wider.created_to,
+            ..self.clone()
+        } == *wider;
+        let at_least = |mine: Option<f64>, theirs: Option<f64>| {
+            Range {
+                min: mine,
+                max: None,
+            }
+            .within(&Range {
+                min: theirs,
+                max: None,
+            })
+        };
+        rest_equal
+            && self.weight.within(&wider.weight)
+            && self.trust.within(&wider.trust)
+            && self.relationship_count.within(&wider.relationship_count)
+            && self.feel.iter().zip(&wider.feel).all(|(a, b)| a.within(b))
+            && self
+                .composites
+                .iter()
+                .zip(&wider.composites)
+                .all(|(a, b)| a.within(b))
+            && at_least(self.rating_min, wider.rating_min)
+            && wider
+                .created_from
+                .is_none_or(|w| self.created_from.is_some_and(|s| s >= w))
+            && wider
+                .created_to
+                .is_none_or(|w| self.created_to.is_some_and(|s| s <= w))
     }
 }

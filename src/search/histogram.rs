@@ -2,6 +2,7 @@
 //! the other filters keep, and how many the field's own range keeps.
 
 use crate::search::corpus::Corpus;
+use crate::search::engine::in_parts;
 use crate::search::filter::CompiledFilters;
 use crate::search::request::{Filters, NumericField};
 
@@ -53,19 +54,26 @@ pub fn bin_of(v: f64, min: f64, max: f64, bins: usize) -> usize {
 pub(crate) fn build(c: &Corpus, filters: &Filters, field: NumericField, bins: usize) -> Histogram {
     let others = CompiledFilters::new(c, filters, Some(field));
     let all = CompiledFilters::new(c, filters, None);
-    let mut values = Vec::new();
-    let mut kept = 0;
-    for slot in 0..c.len() {
-        if !others.passes(c, slot) {
-            continue;
+    // the field's values and how many pass every filter, per part of the store on
+    // all cores
+    let parts = in_parts(c.len(), |range| {
+        let mut values = Vec::new();
+        let mut kept = 0;
+        for slot in range {
+            if !others.passes(c, slot) {
+                continue;
+            }
+            if all.passes(c, slot) {
+                kept += 1;
+            }
+            if let Some(v) = c.value(slot, field) {
+                values.push(v);
+            }
         }
-        if all.passes(c, slot) {
-            kept += 1;
-        }
-        if let Some(v) = c.value(slot, field) {
-            values.push(v);
-        }
-    }
+        vec![(values, kept)]
+    });
+    let kept = parts.iter().map(|(_, k)| k).sum();
+    let values: Vec<f64> = parts.into_iter().flat_map(|(v, _)| v).collect();
     let (min, max) = nominal_range(field).unwrap_or_else(|| {
         let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);

@@ -302,16 +302,26 @@ impl Searcher {
         self.respond(answer, req.offset, upto)
     }
 
-    /// What `filters` keep, reused while they stay the same.
+    /// What `filters` keep, reused while they stay the same, and picked out of the
+    /// last filters' set when they only narrow it (a slider moved inwards).
     pub(crate) fn select(&self, filters: &Filters) -> Arc<Selection> {
+        let mut wider = None;
         if let Ok(last) = self.selection.lock()
             && let Some((f, kept)) = last.as_ref()
-            && f == filters
         {
-            return Arc::clone(kept);
+            if f == filters {
+                return Arc::clone(kept);
+            }
+            if filters.narrows(f) {
+                wider = Some(Arc::clone(kept));
+            }
         }
         let c = &self.corpus;
-        let set = CompiledFilters::new(c, filters, None).select(c);
+        let compiled = CompiledFilters::new(c, filters, None);
+        let set = match wider {
+            Some(w) => compiled.select_within(c, &w.set),
+            None => compiled.select(c),
+        };
         let kept = Arc::new(Selection::of(set, c.len()));
         if let Ok(mut last) = self.selection.lock() {
             *last = Some((filters.clone(), Arc::clone(&kept)));
