@@ -194,41 +194,80 @@ fn best_of(
     floor: &Floor,
 ) -> (Vec<u32>, Vec<(u64, u32)>) {
     let mut slots = Vec::new();
-    let mut heap: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::with_capacity(k + 1);
+    let mut later = Vec::new();
+    let mut best = Best {
+        heap: BinaryHeap::with_capacity(k + 1),
+        k,
+        floor,
+    };
+    // until a floor is known, first the memories that hold the pattern as one run, the
+    // likely best; then the others, against the floor those set
     for &slot in part.iter().rev() {
         let rank = c.time_rank[slot as usize];
-        let least = if k == 0 {
-            i64::MAX
+        let hay = c.fuzzy.get(slot as usize);
+        let least = best.least(rank);
+        let found = if least == i64::MIN {
+            pattern.score_runs_from(hay, least)
         } else {
-            let own = if heap.len() == k {
-                heap.peek().map_or(0, |Reverse((key, _))| *key)
-            } else {
-                0
-            };
-            least_beating(own.max(floor.get()), rank)
+            pattern.score_from(hay, least)
         };
-        match pattern.score_from(c.fuzzy.get(slot as usize), least) {
+        match found {
             Scored::Missed => continue,
-            Scored::Below => slots.push(slot),
-            Scored::Score(score) => {
-                slots.push(slot);
-                if k == 0 {
-                    continue;
-                }
-                heap.push(Reverse((key(score, rank), slot)));
-                if heap.len() > k {
-                    heap.pop();
-                }
-                if heap.len() == k
-                    && let Some(Reverse((kth, _))) = heap.peek()
-                {
-                    floor.raise(*kth);
-                }
-            }
+            Scored::Below => {}
+            Scored::Later => later.push(slot),
+            Scored::Score(score) => best.offer(score, rank, slot),
+        }
+        slots.push(slot);
+    }
+    for slot in later {
+        let rank = c.time_rank[slot as usize];
+        if let Scored::Score(score) =
+            pattern.score_from(c.fuzzy.get(slot as usize), best.least(rank))
+        {
+            best.offer(score, rank, slot);
         }
     }
     slots.reverse();
-    (slots, heap.into_iter().map(|Reverse(e)| e).collect())
+    (slots, best.heap.into_iter().map(|Reverse(e)| e).collect())
+}
+
+/// The best `k` keys of one part of a search, and the floor shared by all parts.
+struct Best<'a> {
+    /// The best keys found, the worst on top.
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    k: usize,
+    floor: &'a Floor,
+}
+
+impl Best<'_> {
+    /// The least score with which a memory of time rank `rank` can still be among the
+    /// best `k`.
+    fn least(&self, rank: u32) -> i64 {
+        if self.k == 0 {
+            return i64::MAX;
+        }
+        let own = match self.heap.peek() {
+            Some(Reverse((key, _))) if self.heap.len() == self.k => *key,
+            _ => 0,
+        };
+        least_beating(own.max(self.floor.get()), rank)
+    }
+
+    /// Keeps a scored memory if it is among the best `k` so far.
+    fn offer(&mut self, score: i64, rank: u32, slot: u32) {
+        if self.k == 0 {
+            return;
+        }
+        self.heap.push(Reverse((key(score, rank), slot)));
+        if self.heap.len() > self.k {
+            self.heap.pop();
+        }
+        if self.heap.len() == self.k
+            && let Some(Reverse((kth, _))) = self.heap.peek()
+        {
+            self.floor.raise(*kth);
+        }
+    }
 }
 
 /// The best `k` of two lists of best matches (each best first), best first.

@@ -78,11 +78,11 @@ fn spellings(p: u8, case_sensitive: bool) -> [u8; 2] {
     }
 }
 
-/// The bound over any haystack, knowing only whether it starts with the pattern's
-/// first character: every character at a word start after a gap, and every run in its
-/// best spelling.
-pub(super) fn loosest(pattern: &[u8], case_sensitive: bool, starts_with_first: bool) -> i32 {
-    let rows: Vec<Reach> = (0..pattern.len())
+/// The rows of the bound over any haystack, knowing only whether it starts with the
+/// pattern's first character: every character at a word start after a gap, and every
+/// run in its best spelling. No haystack's [`reach_row`] exceeds them.
+pub(super) fn loosest(pattern: &[u8], case_sensitive: bool, starts_with_first: bool) -> Vec<Reach> {
+    (0..pattern.len())
         .map(|i| {
             let head = if i == 0 && starts_with_first {
                 BONUS_HEAD * BONUS_FIRST_CHAR_MULTIPLIER
@@ -105,38 +105,42 @@ pub(super) fn loosest(pattern: &[u8], case_sensitive: bool, starts_with_first: b
                 run,
             }
         })
-        .collect();
-    of(&rows)
+        .collect()
 }
 
-/// The [`Reach`] of each pattern character in `choice`, given where each occurs at or
-/// after its first position (`at`).
-pub(super) fn reach(
+/// The [`Reach`] of pattern character `i` in `choice`, from its occurrences at or
+/// after `first` (its first position); the walk stops once it reaches `cap`, a row no
+/// haystack exceeds.
+pub(super) fn reach_row(
     pattern: &[u8],
     choice: &[u8],
     case_sensitive: bool,
-    at: &[Vec<u32>],
-    rows: &mut Vec<Reach>,
-) {
-    rows.clear();
-    for (i, &p) in pattern.iter().enumerate() {
-        let previous = i.checked_sub(1).map(|j| pattern[j]);
-        let mut r = Reach {
-            gap: NEG_INFINITY,
-            run: NEG_INFINITY,
-        };
-        for &x in &at[i] {
-            let x = x as usize;
-            let score = match_score(choice[x], p, case_sensitive);
-            let bonus = in_place_at(choice, x);
-            r.gap = r.gap.max(score + bonus);
-            if let Some(q) = previous
-                && x > 0
-                && choice[x - 1].matches(q, case_sensitive)
-            {
-                r.run = r.run.max(score + bonus.max(BONUS_CONSECUTIVE));
-            }
+    i: usize,
+    first: usize,
+    cap: Reach,
+) -> Reach {
+    let p = pattern[i];
+    let previous = i.checked_sub(1).map(|j| pattern[j]);
+    let mut r = Reach {
+        gap: NEG_INFINITY,
+        run: NEG_INFINITY,
+    };
+    let mut x = first;
+    while let Some(found) = u8::find(&choice[x..], p, case_sensitive) {
+        let at = x + found;
+        let score = match_score(choice[at], p, case_sensitive);
+        let bonus = in_place_at(choice, at);
+        r.gap = r.gap.max(score + bonus);
+        if let Some(q) = previous
+            && at > 0
+            && choice[at - 1].matches(q, case_sensitive)
+        {
+            r.run = r.run.max(score + bonus.max(BONUS_CONSECUTIVE));
         }
-        rows.push(r);
+        if r.gap >= cap.gap && r.run >= cap.run {
+            break;
+        }
+        x = at + 1;
     }
+    r
 }

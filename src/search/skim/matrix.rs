@@ -110,7 +110,7 @@ pub(super) struct Scratch {
     /// The greedy first position of each pattern character.
     pub first: Vec<usize>,
     /// Per pattern character, the positions where it occurs at or after its first.
-    pub at: Vec<Vec<u32>>,
+    at: Vec<Vec<u32>>,
     hits: Vec<Hit>,
     row_hits: Vec<Hit>,
     rows: Vec<Row>,

@@ -127,6 +127,9 @@ pub enum Scored {
     Below,
     /// It matches with this score.
     Score(i64),
+    /// It matches, may reach the floor, and holds no run of the whole pattern: asked
+    /// with [`FuzzyPattern::score_runs_from`], its score is left for later.
+    Later,
 }
 
 /// A query prepared once for many haystacks.
@@ -137,9 +140,10 @@ pub struct FuzzyPattern {
     ascii: Option<Vec<u8>>,
 
     case_sensitive: bool,
-    /// [`bound::loosest`] for a haystack that does not and that does start with the
-    /// pattern's first character.
-    loosest: [i32; 2],
+    /// [`bound::loosest`]'s rows for a haystack that does not and that does start with
+    /// the pattern's first character (ASCII patterns), and their bounds.
+    loosest: [Vec<Reach>; 2],
+    loosest_score: [i32; 2],
 }
 
 impl FuzzyPattern {
@@ -151,13 +155,21 @@ impl FuzzyPattern {
         let loosest = [false, true].map(|starts| {
             ascii
                 .as_deref()
-                .map_or(i32::MAX, |p| bound::loosest(p, case_sensitive, starts))
+                .map_or_else(Vec::new, |p| bound::loosest(p, case_sensitive, starts))
+        });
+        let loosest_score = [0, 1].map(|i| {
+            if ascii.is_some() {
+                bound::of(&loosest[i])
+            } else {
+                i32::MAX
+            }
         });
         FuzzyPattern {
             chars,
             ascii,
             case_sensitive,
             loosest,
+            loosest_score,
         }
     }
 
@@ -165,6 +177,17 @@ impl FuzzyPattern {
     /// `floor`, that score: the same as [`FuzzyPattern::score`], skipping the full
     /// score of a match whose upper bound (`bound.rs`) is below `floor`.
     pub fn score_from(&self, choice: &str, floor: i64) -> Scored {
+        self.score_above(choice, floor, false)
+    }
+
+    /// Like [`FuzzyPattern::score_from`], but a match that does not hold the whole
+    /// pattern as one run of characters is [`Scored::Later`]: scoring the runs first
+    /// finds the best scores early, and a higher floor skips more of the rest.
+    pub fn score_runs_from(&self, choice: &str, floor: i64) -> Scored {
+        self.score_above(choice, floor, true)
+    }
+
+    fn score_above(&self, choice: &str, floor: i64, runs_first: bool) -> Scored {
         let (Some(pattern), true) = (self.ascii.as_deref(), choice.is_ascii()) else {
             return self.score(choice).map_or(Scored::Missed, Scored::Score);
         };
@@ -174,9 +197,10 @@ impl FuzzyPattern {
         let choice = choice.as_bytes();
         SCRATCH.with(|s| {
             let Ok(mut s) = s.try_borrow_mut() else {
-                return self.score_from_scratch(&mut Scratch::default(), pattern, choice, floor);
+                let s = &mut Scratch::default();
+                return self.score_from_scratch(s, pattern, choice, floor, runs_first);
             };
-            self.score_from_scratch(&mut s, pattern, choice, floor)
+            self.score_from_scratch(&mut s, pattern, choice, floor, runs_first)
         })
     }
 
@@ -186,30 +210,41 @@ impl FuzzyPattern {
         pattern: &[u8],
         choice: &[u8],
         floor: i64,
+        runs_first: bool,
     ) -> Scored {
         let cs = self.case_sensitive;
         if !matrix::first_positions(s, pattern, choice, cs) {
             return Scored::Missed;
         }
         let starts = choice[0].matches(pattern[0], cs);
-        if i64::from(self.loosest[usize::from(starts)]) < floor {
+        let starts = usize::from(starts);
+        if i64::from(self.loosest_score[starts]) < floor {
             return Scored::Below;
         }
         if pattern.len() == 1 {
             let score = self.single_char_score(std::str::from_utf8(choice).unwrap_or_default());
             return score.map_or(Scored::Missed, Scored::Score);
         }
-        matrix::occurrences(s, pattern, choice, cs);
+        if runs_first && !holds_run(pattern, choice, cs, s.first[0]) {
+            return Scored::Later;
+        }
         if floor > i64::MIN {
-            let upper = REACH.with(|rows| {
+            // each character's real reach in turn, the rest at their loosest, until the
+            // bound falls below the floor
+            let loosest = &self.loosest[starts];
+            let below = REACH.with(|rows| {
                 let mut rows = rows.borrow_mut();
-                bound::reach(pattern, choice, cs, &s.at, &mut rows);
-                bound::of(&rows)
+                rows.clone_from(loosest);
+                (0..pattern.len()).any(|i| {
+                    rows[i] = bound::reach_row(pattern, choice, cs, i, s.first[i], loosest[i]);
+                    i64::from(bound::of(&rows)) < floor
+                })
             });
-            if i64::from(upper) < floor {
+            if below {
                 return Scored::Below;
             }
         }
+        matrix::occurrences(s, pattern, choice, cs);
         Scored::Score(matrix::fill(s, pattern, choice, cs))
     }
 
@@ -274,6 +309,27 @@ impl FuzzyPattern {
     }
 }
 
+/// Whether `choice` holds the whole pattern as one run of characters, starting at or
+/// after `from` (the first occurrence of its first character).
+fn holds_run(pattern: &[u8], choice: &[u8], case_sensitive: bool, from: usize) -> bool {
+    let mut x = from;
+    while let Some(found) = u8::find(&choice[x..], pattern[0], case_sensitive) {
+        let at = x + found;
+        let Some(rest) = choice.get(at + 1..at + pattern.len()) else {
+            return false;
+        };
+        if rest
+            .iter()
+            .zip(&pattern[1..])
+            .all(|(&c, &p)| c.matches(p, case_sensitive))
+        {
+            return true;
+        }
+        x = at + 1;
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,13 +381,38 @@ mod tests {
         Ok(())
     }
 
+    /// `score_runs_from` leaves for later exactly the matches without a run of the
+    /// whole pattern, and scores the others like a fresh matcher.
+    fn runs_come_first(choice: &str, pattern: &str) -> Result<(), TestCaseError> {
+        let p = FuzzyPattern::new(pattern);
+        let cs = pattern.chars().any(|c| c.is_ascii_uppercase());
+        let has_run = choice.as_bytes().windows(pattern.len()).any(|w| {
+            w.iter().zip(pattern.as_bytes()).all(|(c, q)| {
+                if cs {
+                    c == q
+                } else {
+                    c.eq_ignore_ascii_case(q)
+                }
+            })
+        });
+        let got = p.score_runs_from(choice, i64::MIN);
+        match fresh(choice, pattern) {
+            None => prop_assert_eq!(got, Scored::Missed),
+            Some(score) if has_run || pattern.len() == 1 => {
+                prop_assert_eq!(got, Scored::Score(score))
+            }
+            Some(_) => prop_assert_eq!(got, Scored::Later),
+        }
+        Ok(())
+    }
+
     #[test]
     fn the_bound_is_tight_for_a_word_start_run() {
         // "abo" at word starts: the loosest bound is reached, so nothing is skipped
         let p = FuzzyPattern::new("abo");
         let choice = "x about";
         let score = fresh(choice, "abo").unwrap();
-        assert_eq!(i64::from(p.loosest[0]), score);
+        assert_eq!(i64::from(p.loosest_score[0]), score);
         // letters inside words, none following the one before, are skipped below it
         assert!(fresh("xa xb xo", "abo").unwrap() < score);
         assert_eq!(p.score_from("xa xb xo", score), Scored::Below);
@@ -346,6 +427,14 @@ mod tests {
             pattern in "[a-dA-D_ 1.]{1,7}",
         ) {
             bound_holds(&choice, &pattern)?;
+        }
+
+        #[test]
+        fn matches_without_a_run_are_left_for_later(
+            choice in "[abAB_ 1.-]{0,30}",
+            pattern in "[abAB_ 1.]{1,4}",
+        ) {
+            runs_come_first(&choice, &pattern)?;
         }
 
         #[test]
