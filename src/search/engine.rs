@@ -71,7 +71,7 @@ pub(crate) struct EngineOutcome {
     /// True when `score` is a BM25 or fuzzy score to show.
     pub scored: bool,
     /// The best matches by relevance, best first, when the engine ranked them itself
-    /// ([`Ranking::Best`]).
+    /// ([`Ranking::Best`]): the first `k` asked for, then some runners-up.
     pub best: Option<Vec<Match>>,
 }
 

@@ -42,7 +42,8 @@ pub(crate) struct Found {
     /// Every match in slot order; the scores are computed only with [`Ranking::All`]
     /// (else NaN).
     pub matches: Vec<Match>,
-    /// With [`Ranking::Best`]: the best matches, best first, with their scores.
+    /// With [`Ranking::Best`]: the best `k` matches, best first, with their scores,
+    /// followed by up to [`SPARE`] runners-up.
     pub best: Option<Vec<Match>>,
 }
 
@@ -165,13 +166,19 @@ pub(crate) fn run(c: &Corpus, set: &[u32], query: &str, ranking: Ranking, floor:
     }
 }
 
-/// The first `k` of `keyed` (key, slot) pairs, best first, as matches.
+/// Scored matches kept beyond the page's `k`, all below its `k`-th: likely among the best
+/// of a longer query, they let the next keystroke start from a floor near its final one
+/// ([`Floor::seeded`]).
+const SPARE: usize = 256;
+
+/// The first `k` (and up to [`SPARE`] more) of `keyed` (key, slot) pairs, best first,
+/// as matches.
 fn matches_of_best(mut keyed: Vec<(u64, u32)>, k: usize, ranking: Ranking) -> Option<Vec<Match>> {
     if ranking != Ranking::Best(k) {
         return None;
     }
     keyed.sort_unstable_by(|a, b| b.cmp(a));
-    keyed.truncate(k);
+    keyed.truncate(k.saturating_add(SPARE));
     Some(
         keyed
             .into_iter()
@@ -183,7 +190,8 @@ fn matches_of_best(mut keyed: Vec<(u64, u32)>, k: usize, ranking: Ranking) -> Op
     )
 }
 
-/// Every match of `part` (ascending slots), and the best `k` of them by key. Walks the
+/// Every match of `part` (ascending slots), and the best `k` of them by key with some
+/// runners-up ([`SPARE`]). Walks the
 /// part from its end, the newest memories of a store that grew by adding, so that ties
 /// with the best found are settled early.
 fn best_of(
@@ -197,6 +205,7 @@ fn best_of(
     let mut later = Vec::new();
     let mut best = Best {
         heap: BinaryHeap::with_capacity(k + 1),
+        spare: BinaryHeap::with_capacity(SPARE + 1),
         k,
         floor,
     };
@@ -228,13 +237,16 @@ fn best_of(
         }
     }
     slots.reverse();
-    (slots, best.heap.into_iter().map(|Reverse(e)| e).collect())
+    let kept = best.heap.into_iter().chain(best.spare);
+    (slots, kept.map(|Reverse(e)| e).collect())
 }
 
 /// The best `k` keys of one part of a search, and the floor shared by all parts.
 struct Best<'a> {
     /// The best keys found, the worst on top.
     heap: BinaryHeap<Reverse<(u64, u32)>>,
+    /// The best of the keys scored but not (or no longer) among the best `k`.
+    spare: BinaryHeap<Reverse<(u64, u32)>>,
     k: usize,
     floor: &'a Floor,
 }
@@ -259,8 +271,13 @@ impl Best<'_> {
             return;
         }
         self.heap.push(Reverse((key(score, rank), slot)));
-        if self.heap.len() > self.k {
-            self.heap.pop();
+        if self.heap.len() > self.k
+            && let Some(out) = self.heap.pop()
+        {
+            self.spare.push(out);
+            if self.spare.len() > SPARE {
+                self.spare.pop();
+            }
         }
         if self.heap.len() == self.k
             && let Some(Reverse((kth, _))) = self.heap.peek()
@@ -270,7 +287,7 @@ impl Best<'_> {
     }
 }
 
-/// The best `k` of two lists of best matches (each best first), best first.
+/// The best `k` (with runners-up) of two lists of best matches, best first.
 pub(crate) fn merge_best(c: &Corpus, a: Vec<Match>, b: Vec<Match>, k: usize) -> Vec<Match> {
     let keyed: Vec<(u64, u32)> = a
         .into_iter()

@@ -40,8 +40,8 @@ struct Memo {
     filters: Filters,
     query: String,
     slots: Vec<u32>,
-    /// The best fuzzy matches by relevance, when ranked: likely among the next
-    /// query's best, they set its first floor.
+    /// The best fuzzy matches by relevance and their runners-up, when ranked: likely
+    /// among the next query's best, they set its first floor.
     best: Vec<u32>,
 }
 
