@@ -1,0 +1,139 @@
+//! The skim score and its bound checked against `fuzzy-matcher`'s fresh matcher.
+
+use super::*;
+use fuzzy_matcher::FuzzyMatcher;
+use fuzzy_matcher::skim::SkimMatcherV2;
+use proptest::prelude::*;
+
+fn fresh(choice: &str, pattern: &str) -> Option<i64> {
+    SkimMatcherV2::default().fuzzy_match(choice, pattern)
+}
+
+#[test]
+fn known_cases_score_like_a_fresh_matcher() {
+    for (c, p) in [
+        ("b1__acBa11b", "bbab"),
+        ("Bca1__BaABb", "BBab"),
+        ("BcAc1abb1Bb_", "bbb"),
+        ("1c_A_bAb1 _A", "aab"),
+        ("axbycz", "abc"),
+        ("abc", "abx"),
+        ("", "a"),
+        ("École straße", "éc"),
+        ("FooBar foo_bar", "fb"),
+    ] {
+        assert_eq!(FuzzyPattern::new(p).score(c), fresh(c, p), "{c:?} / {p:?}");
+    }
+}
+
+/// `score_from` with the floor at the true score must still score it (the bound is
+/// never below the score), and one above may only skip it.
+fn bound_holds(choice: &str, pattern: &str) -> Result<(), TestCaseError> {
+    let p = FuzzyPattern::new(pattern);
+    let Some(score) = fresh(choice, pattern) else {
+        prop_assert_eq!(p.score_from(choice, i64::MIN), Scored::Missed);
+        return Ok(());
+    };
+    prop_assert_eq!(p.score_from(choice, i64::MIN), Scored::Score(score));
+    prop_assert_eq!(
+        p.score_from(choice, score),
+        Scored::Score(score),
+        "floor at the score"
+    );
+    let above = p.score_from(choice, score + 1);
+    prop_assert!(
+        above == Scored::Below || above == Scored::Score(score),
+        "{:?}",
+        above
+    );
+    Ok(())
+}
+
+/// `score_runs_from` leaves for later exactly the matches without a run of the
+/// whole pattern, and scores the others like a fresh matcher.
+fn runs_come_first(choice: &str, pattern: &str) -> Result<(), TestCaseError> {
+    let p = FuzzyPattern::new(pattern);
+    let cs = pattern.chars().any(|c| c.is_ascii_uppercase());
+    let has_run = choice.as_bytes().windows(pattern.len()).any(|w| {
+        w.iter().zip(pattern.as_bytes()).all(|(c, q)| {
+            if cs {
+                c == q
+            } else {
+                c.eq_ignore_ascii_case(q)
+            }
+        })
+    });
+    let got = p.score_runs_from(choice, i64::MIN);
+    match fresh(choice, pattern) {
+        None => prop_assert_eq!(got, Scored::Missed),
+        Some(score) if has_run || pattern.len() == 1 => {
+            prop_assert_eq!(got, Scored::Score(score))
+        }
+        Some(_) => prop_assert_eq!(got, Scored::Later),
+    }
+    Ok(())
+}
+
+#[test]
+fn the_bound_is_tight_for_a_word_start_run() {
+    // "abo" at word starts: the loosest bound is reached, so nothing is skipped
+    let p = FuzzyPattern::new("abo");
+    let choice = "x about";
+    let score = fresh(choice, "abo").unwrap();
+    assert_eq!(i64::from(p.loosest_score[0]), score);
+    // letters inside words, none following the one before, are skipped below it
+    assert!(fresh("xa xb xo", "abo").unwrap() < score);
+    assert_eq!(p.score_from("xa xb xo", score), Scored::Below);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_bound_is_never_below_the_score(
+        choice in "[a-dA-D_ 1/.:-]{0,60}",
+        pattern in "[a-dA-D_ 1.]{1,7}",
+    ) {
+        bound_holds(&choice, &pattern)?;
+    }
+
+    #[test]
+    fn matches_without_a_run_are_left_for_later(
+        choice in "[abAB_ 1.-]{0,30}",
+        pattern in "[abAB_ 1.]{1,4}",
+    ) {
+        runs_come_first(&choice, &pattern)?;
+    }
+
+    #[test]
+    fn the_bound_holds_for_repeated_letters(
+        choice in "[aAb /]{0,40}",
+        pattern in "[abA]{1,8}",
+    ) {
+        bound_holds(&choice, &pattern)?;
+    }
+
+    #[test]
+    fn scores_equal_a_fresh_skim_matcher(
+        choice in "[abAB_ c1/.é\\-]{0,24}",
+        pattern in "[abAB_ c1.é]{1,5}",
+    ) {
+        prop_assert_eq!(FuzzyPattern::new(&pattern).score(&choice), fresh(&choice, &pattern));
+    }
+
+    #[test]
+    fn repeated_letters_score_like_a_fresh_skim_matcher(
+        choice in "[aAb ]{0,30}",
+        pattern in "[ab]{2,8}",
+    ) {
+        prop_assert_eq!(FuzzyPattern::new(&pattern).score(&choice), fresh(&choice, &pattern));
+    }
+
+    #[test]
+    fn ascii_haystacks_score_like_a_fresh_skim_matcher(
+        choice in "[a-dA-D_ 1/.:-]{0,60}",
+        pattern in "[a-dA-D_ 1.]{2,7}",
+    ) {
+        prop_assert_eq!(FuzzyPattern::new(&pattern).score(&choice), fresh(&choice, &pattern));
+    }
+}
