@@ -60,7 +60,6 @@ pub(crate) fn scan<T: Send>(set: &[u32], f: impl Fn(u32) -> Option<T> + Sync) ->
 }
 
 /// What an engine found, and how to show it.
-#[derive(Clone)]
 pub(crate) struct EngineOutcome {
     /// Matches in slot order.
     pub matches: Vec<Match>,

@@ -162,7 +162,7 @@ pub(crate) fn run(c: &Corpus, set: &[u32], query: &str, ranking: Ranking, floor:
     }
     Found {
         matches,
-        best: matches_of_best(best, k, ranking),
+        best: matches!(ranking, Ranking::Best(_)).then(|| top(best, k)),
     }
 }
 
@@ -173,27 +173,21 @@ const SPARE: usize = 256;
 
 /// The first `k` (and up to [`SPARE`] more) of `keyed` (key, slot) pairs, best first,
 /// as matches.
-fn matches_of_best(mut keyed: Vec<(u64, u32)>, k: usize, ranking: Ranking) -> Option<Vec<Match>> {
-    if ranking != Ranking::Best(k) {
-        return None;
-    }
+fn top(mut keyed: Vec<(u64, u32)>, k: usize) -> Vec<Match> {
     keyed.sort_unstable_by(|a, b| b.cmp(a));
     keyed.truncate(k.saturating_add(SPARE));
-    Some(
-        keyed
-            .into_iter()
-            .map(|(key, slot)| Match {
-                slot,
-                score: score_of(key) as f64,
-            })
-            .collect(),
-    )
+    keyed
+        .into_iter()
+        .map(|(key, slot)| Match {
+            slot,
+            score: score_of(key) as f64,
+        })
+        .collect()
 }
 
 /// Every match of `part` (ascending slots), and the best `k` of them by key with some
-/// runners-up ([`SPARE`]). Walks the
-/// part from its end, the newest memories of a store that grew by adding, so that ties
-/// with the best found are settled early.
+/// runners-up ([`SPARE`]). Walks the part from its end, the newest memories of a store
+/// that grew by adding, so that ties with the best found are settled early.
 fn best_of(
     c: &Corpus,
     pattern: &FuzzyPattern,
@@ -294,7 +288,7 @@ pub(crate) fn merge_best(c: &Corpus, a: Vec<Match>, b: Vec<Match>, k: usize) -> 
         .chain(b)
         .map(|m| (key(m.score as i64, c.time_rank[m.slot as usize]), m.slot))
         .collect();
-    matches_of_best(keyed, k, Ranking::Best(k)).unwrap_or_default()
+    top(keyed, k)
 }
 
 /// Scores the page's matches, cut from unscored ones ([`Ranking::Page`]).

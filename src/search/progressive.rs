@@ -64,13 +64,12 @@ impl Searcher {
             end = start;
             chunk = chunk.saturating_mul(4);
             if end > 0 {
-                let so_far = found.clone();
                 let answer = Answer {
-                    total: so_far.matches.len(),
+                    total: found.matches.len(),
                     notice: None,
-                    quality: so_far.quality,
+                    quality: found.quality,
                     scored: fuzzy,
-                    placed: so_far.place(c, req, ranking, upto),
+                    placed: found.page_so_far().place(c, req, ranking, upto),
                 };
                 let partial = self.respond(answer, req.offset, upto);
                 let progress = Progress {
@@ -119,6 +118,21 @@ impl EngineOutcome {
             quality: (!fuzzy).then_some(MatchQuality::All),
             scored: fuzzy,
             best: (fuzzy && matches!(ranking, Ranking::Best(_))).then(Vec::new),
+        }
+    }
+
+    /// A copy of what was found so far to place a partial page from; the matches
+    /// themselves only when the page is cut from them (not from the best list).
+    fn page_so_far(&self) -> EngineOutcome {
+        EngineOutcome {
+            matches: match self.best {
+                Some(_) => Vec::new(),
+                None => self.matches.clone(),
+            },
+            notice: self.notice,
+            quality: self.quality,
+            scored: self.scored,
+            best: self.best.clone(),
         }
     }
 }

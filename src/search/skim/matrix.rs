@@ -10,6 +10,7 @@
 //! score of the full matrix (`tests` check it against `fuzzy-matcher`), at a cost of
 //! the pattern characters' occurrences instead of pattern length × haystack length.
 
+use super::bound::Reach;
 use super::{
     BONUS_CONSECUTIVE, BONUS_FIRST_CHAR_MULTIPLIER, CharType, GAP_EXTENSION, GAP_START,
     NEG_INFINITY, PENALTY_CASE_MISMATCH, SCORE_MATCH, char_type, in_place_bonus,
@@ -114,6 +115,8 @@ pub(super) struct Scratch {
     hits: Vec<Hit>,
     row_hits: Vec<Hit>,
     rows: Vec<Row>,
+    /// The rows of a score bound (`bound.rs`) being computed.
+    pub reach: Vec<Reach>,
 }
 
 /// The matrix of one pattern over one haystack.

@@ -111,7 +111,14 @@ fn in_place_bonus(prev: CharType, cur: CharType) -> i32 {
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-    static REACH: RefCell<Vec<Reach>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `f` with this thread's scratch buffers (fresh ones if they are already in use).
+fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => f(&mut s),
+        Err(_) => f(&mut Scratch::default()),
+    })
 }
 
 /// Haystacks longer than this are always scored in full: the matrix's stand-in for −∞
@@ -157,13 +164,7 @@ impl FuzzyPattern {
                 .as_deref()
                 .map_or_else(Vec::new, |p| bound::loosest(p, case_sensitive, starts))
         });
-        let loosest_score = [0, 1].map(|i| {
-            if ascii.is_some() {
-                bound::of(&loosest[i])
-            } else {
-                i32::MAX
-            }
-        });
+        let loosest_score = [0, 1].map(|i| bound::of(&loosest[i]));
         FuzzyPattern {
             chars,
             ascii,
@@ -195,13 +196,7 @@ impl FuzzyPattern {
             return self.score(choice).map_or(Scored::Missed, Scored::Score);
         }
         let choice = choice.as_bytes();
-        SCRATCH.with(|s| {
-            let Ok(mut s) = s.try_borrow_mut() else {
-                let s = &mut Scratch::default();
-                return self.score_from_scratch(s, pattern, choice, floor, runs_first);
-            };
-            self.score_from_scratch(&mut s, pattern, choice, floor, runs_first)
-        })
+        with_scratch(|s| self.score_from_scratch(s, pattern, choice, floor, runs_first))
     }
 
     fn score_from_scratch(
@@ -216,8 +211,7 @@ impl FuzzyPattern {
         if !matrix::first_positions(s, pattern, choice, cs) {
             return Scored::Missed;
         }
-        let starts = choice[0].matches(pattern[0], cs);
-        let starts = usize::from(starts);
+        let starts = usize::from(choice[0].matches(pattern[0], cs));
         if i64::from(self.loosest_score[starts]) < floor {
             return Scored::Below;
         }
@@ -232,16 +226,12 @@ impl FuzzyPattern {
             // each character's real reach in turn, the rest at their loosest, until the
             // bound falls below the floor
             let loosest = &self.loosest[starts];
-            let below = REACH.with(|rows| {
-                let mut rows = rows.borrow_mut();
-                rows.clone_from(loosest);
-                (0..pattern.len()).any(|i| {
-                    rows[i] = bound::reach_row(pattern, choice, cs, i, s.first[i], loosest[i]);
-                    i64::from(bound::of(&rows)) < floor
-                })
-            });
-            if below {
-                return Scored::Below;
+            s.reach.clone_from(loosest);
+            for (i, &cap) in loosest.iter().enumerate() {
+                s.reach[i] = bound::reach_row(pattern, choice, cs, i, s.first[i], cap);
+                if i64::from(bound::of(&s.reach)) < floor {
+                    return Scored::Below;
+                }
             }
         }
         matrix::occurrences(s, pattern, choice, cs);
@@ -256,10 +246,7 @@ impl FuzzyPattern {
             1 => return self.single_char_score(choice),
             _ => {}
         }
-        SCRATCH.with(|s| match s.try_borrow_mut() {
-            Ok(mut s) => self.score_with(&mut s, choice),
-            Err(_) => self.score_with(&mut Scratch::default(), choice),
-        })
+        with_scratch(|s| self.score_with(s, choice))
     }
 
     /// A one-character pattern in closed form. The matrix's first row holds M = −∞ and
