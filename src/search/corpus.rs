@@ -7,6 +7,7 @@ use crate::index::record::section_terms;
 use crate::model::derived::{RATING_PRIOR_MEAN, RATING_PRIOR_WEIGHT};
 use crate::model::{Composite, FEEL_COUNT, Scope, Status, Timestamp};
 pub(crate) use crate::search::column::Column;
+pub(crate) use crate::search::offsets::Offsets;
 use crate::search::request::NumericField;
 use foldhash::HashMap;
 use std::sync::OnceLock;
@@ -15,14 +16,14 @@ use std::sync::OnceLock;
 #[derive(Debug, Default)]
 pub(crate) struct Arena {
     pub text: String,
-    pub starts: Vec<usize>,
+    pub starts: Offsets,
 }
 
 impl Arena {
     fn new() -> Arena {
         Arena {
             text: String::new(),
-            starts: vec![0],
+            starts: Offsets::default(),
         }
     }
     pub(crate) fn push(&mut self, s: &str) {
@@ -31,7 +32,7 @@ impl Arena {
     }
     /// String number `i`.
     pub fn get(&self, i: usize) -> &str {
-        &self.text[self.starts[i]..self.starts[i + 1]]
+        &self.text[self.starts.part(i)]
     }
 }
 
@@ -39,14 +40,14 @@ impl Arena {
 #[derive(Debug, Default)]
 pub(crate) struct ByteArena {
     pub bytes: Vec<u8>,
-    pub starts: Vec<usize>,
+    pub starts: Offsets,
 }
 
 impl ByteArena {
     pub(crate) fn new() -> ByteArena {
         ByteArena {
             bytes: Vec::new(),
-            starts: vec![0],
+            starts: Offsets::default(),
         }
     }
     pub(crate) fn push(&mut self, b: &[u8]) {
@@ -55,8 +56,33 @@ impl ByteArena {
     }
     /// Bytes number `i`.
     pub fn get(&self, i: usize) -> &[u8] {
-        &self.bytes[self.starts[i]..self.starts[i + 1]]
+        &self.bytes[self.starts.part(i)]
     }
+    /// Asks the processor to start loading bytes number `i` (nothing past the end).
+    pub(crate) fn prefetch(&self, i: usize) {
+        if i < self.starts.len() {
+            prefetch(&self.bytes, self.starts.get(i));
+        }
+    }
+}
+
+/// How many haystacks ahead of the one searched a sweep asks the processor to load:
+/// a word found early in nearly every haystack (a first letter) leaves a sweep waiting
+/// on memory at each haystack's start, not on the search itself.
+pub(crate) const PREFETCH_AHEAD: usize = 8;
+
+/// Asks the processor to start loading the cache line of `bytes[at]`, if there is one.
+#[inline]
+fn prefetch(bytes: &[u8], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(byte) = bytes.get(at) {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch is a hint that never faults and changes nothing the
+        // program can see; the pointer is in bounds besides.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(byte).cast()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (bytes, at);
 }
 
 /// Interned names (types, modules, tags) with their numbers.
@@ -116,24 +142,23 @@ pub(crate) struct Corpus {
     pub module: Vec<u32>,
     pub module_names: Names,
     pub tags: Vec<u32>,
-    pub tag_starts: Vec<usize>,
+    pub tag_starts: Offsets,
     pub tag_names: Names,
     pub deleted: Vec<bool>,
-    pub weight: Vec<f64>,
-    pub trust: Vec<f64>,
+    pub weight: Column,
+    pub trust: Column,
     pub confidence: Column,
     pub read_count: Vec<u32>,
     pub rating_sum: Vec<u32>,
     pub rating_count: Vec<u32>,
-    pub rating_bayesian: Vec<f64>,
-    pub rem_visits: Vec<Option<u32>>,
+    pub rem_visits: Column,
     pub feel: Vec<Column>,
     /// The three composites, computed from the `feel` columns on first need.
     pub composites: OnceLock<Vec<Column>>,
     pub relationship_count: Vec<u32>,
     pub lengths: Vec<u32>,
     /// Each slot's stored term section (terms with frequencies), for BM25 by scanning;
-    /// empty sections when `holds_terms` is false.
+    /// empty when `holds_terms` is false.
     pub terms: ByteArena,
     /// False when BM25 reads the persisted postings of the searcher's snapshot instead
     /// of terms held here (a searcher opened on a store whose index is current).
@@ -145,7 +170,7 @@ pub(crate) struct Corpus {
     /// Every slot's relationship targets (kept so an update can recount links).
     pub targets: Arena,
     /// Slot `s` has targets `target_starts[s]..target_starts[s + 1]` of `targets`.
-    pub target_starts: Vec<usize>,
+    pub target_starts: Offsets,
 }
 
 /// "No module" in the module column.
@@ -157,9 +182,9 @@ impl Corpus {
         Corpus {
             ids: Arena::new(),
             raw: ByteArena::new(),
-            tag_starts: vec![0],
+            tag_starts: Offsets::default(),
             targets: Arena::new(),
-            target_starts: vec![0],
+            target_starts: Offsets::default(),
             terms: ByteArena::new(),
             literal: ByteArena::new(),
             fuzzy: Arena::new(),
@@ -210,26 +235,21 @@ impl Corpus {
         }
         self.tag_starts.push(self.tags.len());
         self.deleted.push(rec.deleted);
-        self.weight.push(rec.weight);
-        self.trust.push(rec.trust);
+        self.weight.push(slot, rec.weight);
+        self.trust.push(slot, rec.trust);
         self.confidence.push_opt(slot, rec.confidence);
         self.read_count.push(rec.read_count);
         self.rating_sum.push(rec.rating_sum);
         self.rating_count.push(rec.rating_count);
-        self.rating_bayesian.push(
-            (f64::from(rec.rating_sum) + RATING_PRIOR_MEAN * RATING_PRIOR_WEIGHT)
-                / (f64::from(rec.rating_count) + RATING_PRIOR_WEIGHT),
-        );
-        self.rem_visits.push(rec.rem_visits);
+        self.rem_visits
+            .push_opt(slot, rec.rem_visits.map(f64::from));
         for (i, v) in rec.feel.iter().enumerate() {
             self.feel[i].push_opt(slot, *v);
         }
         self.lengths.push(rec.length);
-        self.terms.push(if self.holds_terms {
-            rec.term_section()
-        } else {
-            &[]
-        });
+        if self.holds_terms {
+            self.terms.push(rec.term_section());
+        }
         for t in &rec.targets {
             self.targets.push(t);
         }
@@ -238,12 +258,18 @@ impl Corpus {
 
     /// The tags of a slot, as tag numbers.
     pub fn tags_of(&self, slot: usize) -> &[u32] {
-        &self.tags[self.tag_starts[slot]..self.tag_starts[slot + 1]]
+        &self.tags[self.tag_starts.part(slot)]
     }
 
-    /// The terms of a slot with their frequencies.
+    /// The terms of a slot with their frequencies (none when the corpus holds no
+    /// terms).
     pub fn terms_of(&self, slot: usize) -> impl Iterator<Item = (&[u8], u32)> {
-        section_terms(self.terms.get(slot))
+        let section = if self.holds_terms {
+            self.terms.get(slot)
+        } else {
+            &[]
+        };
+        section_terms(section)
     }
 
     /// The inverted index, building it on first call (counting sort by term).
@@ -297,7 +323,7 @@ impl Corpus {
         }
         let mut edges: Vec<(u32, u32)> = Vec::new();
         for a in 0..n {
-            for k in self.target_starts[a]..self.target_starts[a + 1] {
+            for k in self.target_starts.part(a) {
                 if let Some(&b) = slot_of.get(self.targets.get(k))
                     && b as usize != a
                 {
@@ -359,14 +385,17 @@ impl Corpus {
                 let i = Composite::ALL.iter().position(|x| *x == c)?;
                 self.composite_columns()[i].get(slot)
             }
-            NumericField::Weight => Some(self.weight[slot]),
-            NumericField::Trust => Some(self.trust[slot]),
+            NumericField::Weight => self.weight.get(slot),
+            NumericField::Trust => self.trust.get(slot),
             NumericField::Confidence => self.confidence.get(slot),
-            NumericField::RatingBayesian => Some(self.rating_bayesian[slot]),
+            NumericField::RatingBayesian => Some(
+                (f64::from(self.rating_sum[slot]) + RATING_PRIOR_MEAN * RATING_PRIOR_WEIGHT)
+                    / (f64::from(self.rating_count[slot]) + RATING_PRIOR_WEIGHT),
+            ),
             NumericField::RatingCount => Some(f64::from(self.rating_count[slot])),
             NumericField::RelationshipCount => Some(f64::from(self.relationship_count[slot])),
             NumericField::ReadCount => Some(f64::from(self.read_count[slot])),
-            NumericField::RemVisits => self.rem_visits[slot].map(f64::from),
+            NumericField::RemVisits => self.rem_visits.get(slot),
             NumericField::CreatedAt => Some(Timestamp(self.created[slot]).as_secs_f64()),
             NumericField::UpdatedAt => Some(Timestamp(self.updated[slot]).as_secs_f64()),
         }

@@ -6,7 +6,7 @@
 
 use crate::index::{RecordView, SEARCH_DOCS};
 use crate::model::FEEL_COUNT;
-use crate::search::corpus::{Arena, ByteArena, Column, Corpus};
+use crate::search::corpus::{Arena, ByteArena, Column, Corpus, Offsets};
 use crate::search::searcher::{Searcher, corrupt, storage};
 use crate::store::tables::{MEMORIES, decode};
 use crate::store::{StoreReader, StoreResult};
@@ -47,8 +47,7 @@ impl Searcher {
         }
         let pieces = pieces(old, &new, &changed);
         let n = old.len() - changed.len().min(old.len()) + new.len();
-        let mut corpus = splice(&pieces, n, keeps_raw);
-        corpus.holds_terms = old.holds_terms;
+        let mut corpus = splice(&pieces, n, keeps_raw, old.holds_terms);
         corpus.type_names = std::mem::take(&mut new.type_names);
         corpus.module_names = std::mem::take(&mut new.module_names);
         corpus.tag_names = std::mem::take(&mut new.tag_names);
@@ -115,21 +114,22 @@ fn sparse(pieces: &[Piece<'_>], col: impl Fn(&Corpus) -> &Column) -> Column {
 }
 
 /// Copies a list per slot stored flat with start offsets: slot `s` holds
-/// `flat[starts[s]..starts[s + 1]]`.
+/// `flat[starts.part(s)]`.
 fn lists<T: Clone>(
     pieces: &[Piece<'_>],
     n: usize,
-    part: impl Fn(&Corpus) -> (&[T], &[usize]),
-) -> (Vec<T>, Vec<usize>) {
+    part: impl Fn(&Corpus) -> (&[T], &Offsets),
+) -> (Vec<T>, Offsets) {
     let mut flat = Vec::new();
-    let mut starts = Vec::with_capacity(n + 1);
-    starts.push(0);
+    let mut starts = Offsets::with_capacity(n);
     for p in pieces {
         let (f, s) = part(p.corpus);
-        let (lo, hi) = (s[p.from], s[p.to]);
+        let (lo, hi) = (s.get(p.from), s.get(p.to));
         let base = flat.len();
         flat.extend_from_slice(&f[lo..hi]);
-        starts.extend(s[p.from + 1..=p.to].iter().map(|&x| x - lo + base));
+        for i in p.from + 1..=p.to {
+            starts.push(s.get(i) - lo + base);
+        }
     }
     (flat, starts)
 }
@@ -137,7 +137,7 @@ fn lists<T: Clone>(
 fn bytes(pieces: &[Piece<'_>], n: usize, arena: impl Fn(&Corpus) -> &ByteArena) -> ByteArena {
     let (bytes, starts) = lists(pieces, n, |c| {
         let a = arena(c);
-        (a.bytes.as_slice(), a.starts.as_slice())
+        (a.bytes.as_slice(), &a.starts)
     });
     ByteArena { bytes, starts }
 }
@@ -145,7 +145,7 @@ fn bytes(pieces: &[Piece<'_>], n: usize, arena: impl Fn(&Corpus) -> &ByteArena) 
 fn strings(pieces: &[Piece<'_>], n: usize, arena: impl Fn(&Corpus) -> &Arena) -> Arena {
     let (text, starts) = lists(pieces, n, |c| {
         let a = arena(c);
-        (a.text.as_bytes(), a.starts.as_slice())
+        (a.text.as_bytes(), &a.starts)
     });
     // Whole strings copied end to end: still UTF-8.
     Arena {
@@ -155,26 +155,22 @@ fn strings(pieces: &[Piece<'_>], n: usize, arena: impl Fn(&Corpus) -> &Arena) ->
 }
 
 /// The corpus of the pieces in order, before `finish`.
-fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool) -> Corpus {
-    let (tags, tag_starts) = lists(pieces, n, |c| (c.tags.as_slice(), c.tag_starts.as_slice()));
-    // Targets: slot `s` holds target strings `target_starts[s]..target_starts[s + 1]`.
+fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool, holds_terms: bool) -> Corpus {
+    let (tags, tag_starts) = lists(pieces, n, |c| (c.tags.as_slice(), &c.tag_starts));
+    // Targets: slot `s` holds target strings `target_starts.part(s)`.
     let (target_starts, targets) = {
         let mut targets = Arena::default();
-        targets.starts.push(0);
-        let mut starts = Vec::with_capacity(n + 1);
-        starts.push(0);
+        let mut starts = Offsets::with_capacity(n);
         for p in pieces {
             let c = p.corpus;
-            let (lo, hi) = (c.target_starts[p.from], c.target_starts[p.to]);
+            let (lo, hi) = (c.target_starts.get(p.from), c.target_starts.get(p.to));
             let base = targets.starts.len() - 1;
             for k in lo..hi {
                 targets.push(c.targets.get(k));
             }
-            starts.extend(
-                c.target_starts[p.from + 1..=p.to]
-                    .iter()
-                    .map(|&x| x - lo + base),
-            );
+            for i in p.from + 1..=p.to {
+                starts.push(c.target_starts.get(i) - lo + base);
+            }
         }
         (starts, targets)
     };
@@ -197,19 +193,23 @@ fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool) -> Corpus {
         tags,
         tag_starts,
         deleted: column(pieces, n, |c| &c.deleted),
-        weight: column(pieces, n, |c| &c.weight),
-        trust: column(pieces, n, |c| &c.trust),
+        weight: sparse(pieces, |c| &c.weight),
+        trust: sparse(pieces, |c| &c.trust),
         confidence: sparse(pieces, |c| &c.confidence),
         read_count: column(pieces, n, |c| &c.read_count),
         rating_sum: column(pieces, n, |c| &c.rating_sum),
         rating_count: column(pieces, n, |c| &c.rating_count),
-        rating_bayesian: column(pieces, n, |c| &c.rating_bayesian),
-        rem_visits: column(pieces, n, |c| &c.rem_visits),
+        rem_visits: sparse(pieces, |c| &c.rem_visits),
         feel: (0..FEEL_COUNT)
             .map(|i| sparse(pieces, |c| &c.feel[i]))
             .collect(),
         lengths: column(pieces, n, |c| &c.lengths),
-        terms: bytes(pieces, n, |c| &c.terms),
+        terms: if holds_terms {
+            bytes(pieces, n, |c| &c.terms)
+        } else {
+            ByteArena::default()
+        },
+        holds_terms,
         targets,
         target_starts,
         ..Corpus::default()

@@ -1,7 +1,7 @@
 //! The literal engine: case-insensitive substrings of the searched fields, every word
 //! first, any word when no memory has them all (SPEC §3.2).
 
-use crate::search::corpus::Corpus;
+use crate::search::corpus::{Corpus, PREFETCH_AHEAD};
 use crate::search::engine::{Match, PARALLEL_FROM, in_parts, scan};
 use memchr::memmem::Finder;
 
@@ -147,16 +147,17 @@ fn for_each_containing(
 ) {
     let starts = &c.literal.starts;
     let bytes = &c.literal.bytes;
-    let end = starts[hi];
+    let end = starts.get(hi);
     let needle = finder.needle().len();
     let mut slot = lo;
-    let mut pos = starts[lo];
+    let mut pos = starts.get(lo);
     while let Some(i) = finder.find(&bytes[pos..end]) {
         let at = pos + i;
-        while starts[slot + 1] <= at {
+        while starts.get(slot + 1) <= at {
             slot += 1;
         }
-        let doc_end = starts[slot + 1];
+        let doc_end = starts.get(slot + 1);
+        c.literal.prefetch(slot + PREFETCH_AHEAD);
         // a match crossing into the next haystack means no later one fits in this one
         if at + needle <= doc_end {
             f(slot);

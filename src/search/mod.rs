@@ -43,6 +43,7 @@ pub mod fuzzy;
 mod histogram;
 mod incremental;
 pub mod literal;
+mod offsets;
 mod order;
 pub mod output;
 mod progressive;

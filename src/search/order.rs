@@ -4,7 +4,7 @@
 use crate::model::Composite;
 use crate::model::derived::RATED_THRESHOLD;
 use crate::search::corpus::Corpus;
-use crate::search::engine::{Match, PARALLEL_FROM, threads};
+use crate::search::engine::{Match, PARALLEL_FROM, in_parts, threads};
 use crate::search::request::{BrowseMode, NumericField, Order};
 
 /// One placed result: the match and, in discovery mode, whether it filled a
@@ -17,23 +17,55 @@ pub(crate) type Placed = (Match, Option<bool>);
 type SortKey = (u64, u32);
 
 /// The first `k` of `items` in the order of `key`: the keys are computed once and
-/// compared as plain integers.
-fn top_by_key(items: Vec<Match>, k: usize, key: impl Fn(&Match) -> SortKey) -> Vec<Match> {
+/// compared as plain integers. For a short page of a long list, each core keeps the
+/// best of its half as it goes (see [`best_of`]), so the whole list is never sorted.
+fn top_by_key(items: Vec<Match>, k: usize, key: impl Fn(&Match) -> SortKey + Sync) -> Vec<Match> {
+    if k == 0 {
+        return Vec::new();
+    }
+    if k < items.len() / SHORT_PAGE {
+        let mut best = in_parts(items.len(), |range| best_of(&items[range], k, &key));
+        best.sort_unstable_by_key(|e| e.0);
+        best.truncate(k);
+        return best.into_iter().map(|(_, m)| m).collect();
+    }
+    // keys are unique (the time rank breaks every tie), so the order is total
     let mut keyed: Vec<(SortKey, u32)> = items
         .iter()
         .enumerate()
         .map(|(i, m)| (key(m), i as u32))
         .collect();
     if k < keyed.len() / 2 {
-        if k == 0 {
-            return Vec::new();
-        }
         keyed.select_nth_unstable(k - 1);
         keyed.truncate(k);
     }
     keyed.sort_unstable();
     keyed.truncate(k);
     keyed.into_iter().map(|(_, i)| items[i as usize]).collect()
+}
+
+/// A page is short when the list is at least this many times as long.
+const SHORT_PAGE: usize = 8;
+
+/// At most `k` of `items`, holding the first `k` of them in the order of `key`: a
+/// buffer of twice `k` cut back to its best `k` whenever it fills, after which
+/// anything not better than the `k`-th kept is passed over with one comparison.
+fn best_of(items: &[Match], k: usize, key: &impl Fn(&Match) -> SortKey) -> Vec<(SortKey, Match)> {
+    let mut kept: Vec<(SortKey, Match)> = Vec::with_capacity(2 * k);
+    let mut worst: Option<SortKey> = None;
+    for m in items {
+        let m_key = key(m);
+        if worst.is_some_and(|w| m_key >= w) {
+            continue;
+        }
+        kept.push((m_key, *m));
+        if kept.len() == 2 * k {
+            kept.select_nth_unstable_by_key(k - 1, |e| e.0);
+            kept.truncate(k);
+            worst = kept.iter().map(|e| e.0).max();
+        }
+    }
+    kept
 }
 
 /// The time rank of a match: created_at desc, id asc, the universal tie-break.
