@@ -34,7 +34,18 @@ const WORDS: &[&str] = &[
 ];
 const TYPES: &[&str] = &["note", "decision", "gotcha", "session_recap", "skill"];
 const TAGS: &[&str] = &["rust", "db", "ui", "Perf", "x"];
-const FEELS: &[Option<f64>] = &[None, None, Some(0.0), Some(0.25), Some(0.5), Some(1.0)];
+/// Scores as agents write them (a few decimals) and two that are no whole number of
+/// thousandths, which the searcher keeps differently.
+const FEELS: &[Option<f64>] = &[
+    None,
+    None,
+    Some(0.0),
+    Some(0.25),
+    Some(0.5),
+    Some(1.0),
+    Some(0.123_456_7),
+    Some(1.0 / 3.0),
+];
 
 fn text(max: usize) -> impl Strategy<Value = String> {
     prop::collection::vec(

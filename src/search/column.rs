@@ -148,6 +148,28 @@ impl Column {
     pub(crate) fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
+
+    /// True when every value is a whole number of thousandths, which
+    /// [`thousandths`](Self::thousandths) then gives.
+    pub(crate) fn all_thousandths(&self) -> bool {
+        matches!(&self.values, Values::Thousandths { odd, .. } if odd.is_empty())
+    }
+
+    /// The value of `slot` in thousandths, if it has one; meaningful only when
+    /// [`all_thousandths`](Self::all_thousandths) holds (else `None`).
+    #[inline]
+    pub(crate) fn thousandths(&self, slot: usize) -> Option<i16> {
+        let Values::Thousandths { short, .. } = &self.values else {
+            return None;
+        };
+        let word = *self.present.get(slot / 64)?;
+        let bit = 1u64 << (slot % 64);
+        if word & bit == 0 {
+            return None;
+        }
+        let rank = self.before[slot / 64] as usize + (word & (bit - 1)).count_ones() as usize;
+        Some(short[rank])
+    }
 }
 
 #[cfg(test)]

@@ -376,28 +376,50 @@ impl Corpus {
         })
     }
 
+    /// The column a numeric field is kept in, when it is one.
+    pub(crate) fn column(&self, field: NumericField) -> Option<&Column> {
+        match field {
+            NumericField::Feel(i) => self.feel.get(i),
+            NumericField::Composite(c) => {
+                let i = Composite::ALL.iter().position(|x| *x == c)?;
+                self.composite_columns().get(i)
+            }
+            NumericField::Weight => Some(&self.weight),
+            NumericField::Trust => Some(&self.trust),
+            NumericField::Confidence => Some(&self.confidence),
+            NumericField::RemVisits => Some(&self.rem_visits),
+            _ => None,
+        }
+    }
+
+    /// The whole numbers a numeric field is kept as, when it is one every memory has.
+    pub(crate) fn counts(&self, field: NumericField) -> Option<&[u32]> {
+        match field {
+            NumericField::RatingCount => Some(&self.rating_count),
+            NumericField::RelationshipCount => Some(&self.relationship_count),
+            NumericField::ReadCount => Some(&self.read_count),
+            _ => None,
+        }
+    }
+
     /// The value of a numeric field for a slot, computed exactly as
     /// [`NumericField::value`] computes it from a memory.
     pub fn value(&self, slot: usize, field: NumericField) -> Option<f64> {
+        if let Some(column) = self.column(field) {
+            return column.get(slot);
+        }
+        if let Some(counts) = self.counts(field) {
+            return Some(f64::from(counts[slot]));
+        }
         match field {
-            NumericField::Feel(i) => self.feel.get(i)?.get(slot),
-            NumericField::Composite(c) => {
-                let i = Composite::ALL.iter().position(|x| *x == c)?;
-                self.composite_columns()[i].get(slot)
-            }
-            NumericField::Weight => self.weight.get(slot),
-            NumericField::Trust => self.trust.get(slot),
-            NumericField::Confidence => self.confidence.get(slot),
             NumericField::RatingBayesian => Some(
                 (f64::from(self.rating_sum[slot]) + RATING_PRIOR_MEAN * RATING_PRIOR_WEIGHT)
                     / (f64::from(self.rating_count[slot]) + RATING_PRIOR_WEIGHT),
             ),
-            NumericField::RatingCount => Some(f64::from(self.rating_count[slot])),
-            NumericField::RelationshipCount => Some(f64::from(self.relationship_count[slot])),
-            NumericField::ReadCount => Some(f64::from(self.read_count[slot])),
-            NumericField::RemVisits => self.rem_visits.get(slot),
             NumericField::CreatedAt => Some(Timestamp(self.created[slot]).as_secs_f64()),
             NumericField::UpdatedAt => Some(Timestamp(self.updated[slot]).as_secs_f64()),
+            // kept in a column or as whole numbers: answered above
+            _ => None,
         }
     }
 }

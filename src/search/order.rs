@@ -3,7 +3,7 @@
 
 use crate::model::Composite;
 use crate::model::derived::RATED_THRESHOLD;
-use crate::search::corpus::Corpus;
+use crate::search::corpus::{Column, Corpus};
 use crate::search::engine::{Match, PARALLEL_FROM, in_parts, threads};
 use crate::search::request::{BrowseMode, NumericField, Order};
 
@@ -75,24 +75,61 @@ fn rank(c: &Corpus, m: &Match) -> u32 {
 
 /// [`SortKey`]s of `field`'s order (time when `None`) in direction `order`.
 fn by_field(c: &Corpus, field: Option<NumericField>, order: Order) -> impl Fn(&Match) -> SortKey {
-    move |m| (field_key(c, field, order, m.slot as usize), rank(c, m))
+    let key = FieldKey::new(c, field, order);
+    move |m| (key.of(c, m.slot as usize), rank(c, m))
 }
 
-/// The key whose ascending order is `field`'s order (time when `None`) in direction
-/// `order`, before the time-rank tie-break; memories without a value come last.
-fn field_key(c: &Corpus, field: Option<NumericField>, order: Order, slot: usize) -> u64 {
-    match field {
-        None => match order {
-            Order::Desc => 0,
-            Order::Asc => (c.created[slot] as u64) ^ (1 << 63),
-        },
-        Some(f) => match c.value(slot, f) {
-            None => u64::MAX,
-            Some(v) => match order {
-                Order::Asc => ordered_bits(v),
-                Order::Desc => !ordered_bits(v),
+/// How the key of a field's order is read for each memory: the key's ascending order
+/// is the field's order in the chosen direction, before the time-rank tie-break, and
+/// memories without a value come last. The narrowest key that gives that order is
+/// taken, as a radix sort skips the bytes no key differs in.
+enum FieldKey<'c> {
+    /// Time: the time rank alone (descending), or created_at (ascending).
+    Time(Order),
+    /// A whole number per memory: the number, or its complement when descending.
+    Count(&'c [u32], Order),
+    /// A column holding whole thousandths only: those, in 17 bits.
+    Thousandths(&'c Column, Order),
+    /// Any other field: the bits of its value.
+    Value(NumericField, Order),
+}
+
+impl<'c> FieldKey<'c> {
+    fn new(c: &'c Corpus, field: Option<NumericField>, order: Order) -> FieldKey<'c> {
+        let Some(f) = field else {
+            return FieldKey::Time(order);
+        };
+        if let Some(counts) = c.counts(f) {
+            return FieldKey::Count(counts, order);
+        }
+        match c.column(f) {
+            Some(column) if column.all_thousandths() => FieldKey::Thousandths(column, order),
+            _ => FieldKey::Value(f, order),
+        }
+    }
+
+    #[inline]
+    fn of(&self, c: &Corpus, slot: usize) -> u64 {
+        match *self {
+            FieldKey::Time(Order::Desc) => 0,
+            FieldKey::Time(Order::Asc) => (c.created[slot] as u64) ^ (1 << 63),
+            FieldKey::Count(counts, Order::Asc) => u64::from(counts[slot]),
+            FieldKey::Count(counts, Order::Desc) => u64::from(!counts[slot]),
+            FieldKey::Thousandths(column, order) => match column.thousandths(slot) {
+                None => 1 << 16,
+                Some(q) => match order {
+                    Order::Asc => (i32::from(q) - i32::from(i16::MIN)) as u64,
+                    Order::Desc => (i32::from(i16::MAX) - i32::from(q)) as u64,
+                },
             },
-        },
+            FieldKey::Value(f, order) => match c.value(slot, f) {
+                None => u64::MAX,
+                Some(v) => match order {
+                    Order::Asc => ordered_bits(v),
+                    Order::Desc => !ordered_bits(v),
+                },
+            },
+        }
     }
 }
 
@@ -156,10 +193,11 @@ pub(crate) fn permutation(c: &Corpus, field: Option<NumericField>, order: Order)
     for (slot, &rank) in c.time_rank.iter().enumerate() {
         by_rank[rank as usize] = slot as u32;
     }
+    let key = FieldKey::new(c, field, order);
     let sorted = |slots: &[u32]| {
         let mut keyed: Vec<(u64, u32)> = slots
             .iter()
-            .map(|&slot| (field_key(c, field, order, slot as usize), slot))
+            .map(|&slot| (key.of(c, slot as usize), slot))
             .collect();
         radsort::sort_by_key(&mut keyed, |&(key, _)| key);
         keyed
@@ -210,6 +248,20 @@ fn discovery(c: &Corpus, matches: Vec<Match>, order: Order) -> Vec<Placed> {
 /// True when a memory belongs to the rated pool of discovery mode.
 pub(crate) fn is_rated(c: &Corpus, slot: u32) -> bool {
     c.rating_count[slot as usize] >= RATED_THRESHOLD
+}
+
+/// The memories of one discovery pool (`rated` or not) that `member` keeps, in the
+/// order of `perm` (the whole collection in the pool's order).
+pub(crate) fn pool<'a>(
+    c: &'a Corpus,
+    perm: &'a [u32],
+    member: &'a [bool],
+    rated: bool,
+) -> impl Iterator<Item = Match> + 'a {
+    perm.iter()
+        .copied()
+        .filter(move |&s| member[s as usize] && is_rated(c, s) == rated)
+        .map(|slot| Match { slot, score: 0.0 })
 }
 
 /// The discovery interleave of two ordered pools, up to `upto` results.

@@ -230,14 +230,17 @@ impl Searcher {
     }
 
     /// Builds what is otherwise built on first need: the BM25 inverted index, the
-    /// composite columns and the time order. Call it from a background thread after `load`; results never change,
-    /// only their speed (BM25 without the index scans every memory's stored terms).
+    /// composite columns, the time order and the rating order (the Rating and
+    /// Discovery tabs walk it; its keys are the widest to sort). Call it from a
+    /// background thread after `load`; results never change, only their speed (BM25
+    /// without the index scans every memory's stored terms).
     pub fn warm(&self) {
         if self.corpus.holds_terms {
             self.corpus.postings();
         }
         self.corpus.composite_columns();
         self.permutation(None, Order::Desc);
+        self.permutation(Some(NumericField::RatingBayesian), Order::Desc);
     }
 
     /// The store snapshot the searcher reads hits (and, without terms, postings) from.
@@ -381,20 +384,16 @@ impl Searcher {
         upto: usize,
     ) -> Vec<order::Placed> {
         let order = order.unwrap_or(Order::Desc);
-        let walk = |perm: &[u32], keep: &dyn Fn(u32) -> bool| {
-            perm.iter()
-                .copied()
-                .filter(|&s| member[s as usize] && keep(s))
-                .map(|slot| engine::Match { slot, score: 0.0 })
-                .collect::<Vec<_>>()
-        };
         if mode == BrowseMode::Discovery {
             let c = &self.corpus;
+            // both pools walked lazily: the interleave stops once the page is full
             let rated = self.permutation(Some(NumericField::RatingBayesian), order);
             let fresh = self.permutation(None, order);
-            let rated = walk(&rated, &|s| order::is_rated(c, s));
-            let fresh = walk(&fresh, &|s| !order::is_rated(c, s));
-            return order::interleave(rated.into_iter(), fresh.into_iter(), upto);
+            return order::interleave(
+                order::pool(c, &rated, member, true),
+                order::pool(c, &fresh, member, false),
+                upto,
+            );
         }
         let perm = self.permutation(order::sort_field(mode), order);
         perm.iter()
