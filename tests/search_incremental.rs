@@ -145,8 +145,18 @@ fn run(store: &Store, history: &mut UndoStack, step: &Step) -> Vec<String> {
 }
 
 fn request() -> impl Strategy<Value = SearchRequest> {
-    let queries: &'static [&'static str] =
-        &["", "", "alpha", "cache", "ach", "gamma beta", "42 go"];
+    let queries: &'static [&'static str] = &[
+        "",
+        "",
+        "alpha",
+        "cache",
+        "ach",
+        "gamma beta",
+        "42 go",
+        "a",
+        "g",
+        "m",
+    ];
     (
         prop::sample::select(queries),
         prop::sample::select(&[Engine::Literal, Engine::Bm25, Engine::Fuzzy][..]),

@@ -440,6 +440,41 @@ proptest! {
             assert_agrees(&expected, &actual(&searcher.search(&req)), &format!("{req:?}"));
         }
     }
+
+    /// Every one-character query agrees with the oracle: one letter is answered from
+    /// the letters each memory holds, without reading its text.
+    #[test]
+    fn every_single_character_agrees_with_the_oracle(
+        bodies in prop::collection::vec("[a-zA-Z0-9_ é.-]{1,24}", 1..40),
+        title_every in 1..4usize,
+    ) {
+        let memories: Vec<Memory> = bodies
+            .iter()
+            .enumerate()
+            .map(|(i, body)| {
+                let mut m = Memory::new(format!("m{i}"), body.clone(), Timestamp(i as i64 * 1_000));
+                if i % title_every == 0 {
+                    m.title = Some(body.chars().rev().collect::<String>().trim().to_string());
+                }
+                m.normalise();
+                m
+            })
+            .filter(|m| !m.body.trim().is_empty())
+            .collect();
+        let (_dir, store) = store_with(&memories);
+        let reader = store.read().unwrap();
+        let searcher = Searcher::load(&reader).unwrap();
+        let docs = docs_of(reader.memories().unwrap());
+        for c in "abcdefghijklmnopqrstuvwxyzQZ09_é.-".chars() {
+            let req = SearchRequest {
+                query: c.to_string(),
+                limit: 50,
+                ..SearchRequest::default()
+            };
+            let expected = oracle(&docs, &req);
+            assert_agrees(&expected, &actual(&searcher.search(&req)), &format!("{req:?}"));
+        }
+    }
 }
 
 /// A store whose search records are partly missing (written before the index existed)

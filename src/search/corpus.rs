@@ -7,6 +7,7 @@ use crate::index::record::section_terms;
 use crate::model::derived::{RATING_PRIOR_MEAN, RATING_PRIOR_WEIGHT};
 use crate::model::{Composite, FEEL_COUNT, Scope, Status, Timestamp};
 pub(crate) use crate::search::column::Column;
+use crate::search::engine::in_parts;
 pub(crate) use crate::search::offsets::Offsets;
 use crate::search::request::NumericField;
 use foldhash::HashMap;
@@ -155,6 +156,10 @@ pub(crate) struct Corpus {
     pub feel: Vec<Column>,
     /// The three composites, computed from the `feel` columns on first need.
     pub composites: OnceLock<Vec<Column>>,
+    /// Per slot, the letters a–z its literal haystack holds (bit 0 = `a`), computed by
+    /// `finish` (or carried over by an update): a one-letter word is answered without
+    /// reading any text.
+    pub letters: OnceLock<Vec<u32>>,
     pub relationship_count: Vec<u32>,
     pub lengths: Vec<u32>,
     /// Each slot's stored term section (terms with frequencies), for BM25 by scanning;
@@ -353,6 +358,19 @@ impl Corpus {
             rank[slot as usize] = pos as u32;
         }
         self.time_rank = rank;
+        // kept ready: a one-letter word must not wait for every haystack to be read
+        self.letters();
+    }
+
+    /// [`Corpus::letters`], computing it on first call (on all cores).
+    pub(crate) fn letters(&self) -> &[u32] {
+        self.letters.get_or_init(|| {
+            in_parts(self.len(), |range| {
+                range
+                    .map(|slot| letter_set(self.literal.get(slot)))
+                    .collect()
+            })
+        })
     }
 
     /// The composite columns, computed from the `feel` columns on first call.
@@ -421,5 +439,24 @@ impl Corpus {
             // kept in a column or as whole numbers: answered above
             _ => None,
         }
+    }
+}
+
+/// The letters a–z that `text` holds, as bits (bit 0 = `a`).
+fn letter_set(text: &[u8]) -> u32 {
+    text.iter().fold(0, |set, &b| {
+        if b.is_ascii_lowercase() {
+            set | 1 << (b - b'a')
+        } else {
+            set
+        }
+    })
+}
+
+/// The bit of [`letter_set`] that stands for `word`, when it is one letter a–z.
+pub(crate) fn letter_bit(word: &str) -> Option<u32> {
+    match word.as_bytes() {
+        [b] if b.is_ascii_lowercase() => Some(1 << (b - b'a')),
+        _ => None,
     }
 }

@@ -11,6 +11,7 @@ use crate::search::searcher::{Searcher, corrupt, storage};
 use crate::store::tables::{MEMORIES, decode};
 use crate::store::{StoreReader, StoreResult};
 use std::collections::HashSet;
+use std::sync::OnceLock;
 
 /// One changed memory as it is stored now: its document number, stored bytes and
 /// encoded search record.
@@ -45,6 +46,7 @@ impl Searcher {
             let view = RecordView::parse(&f.record).ok_or_else(|| corrupt(&reader, f.doc))?;
             new.push(f.doc, keeps_raw.then_some(f.raw.as_slice()), &view);
         }
+        new.letters();
         let pieces = pieces(old, &new, &changed);
         let n = old.len() - changed.len().min(old.len()) + new.len();
         let mut corpus = splice(&pieces, n, keeps_raw, old.holds_terms);
@@ -210,6 +212,14 @@ fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool, holds_terms: bool) ->
             ByteArena::default()
         },
         holds_terms,
+        letters: match pieces
+            .iter()
+            .map(|p| p.corpus.letters.get().map(|l| &l[p.from..p.to]))
+            .collect::<Option<Vec<_>>>()
+        {
+            Some(parts) => parts.concat().into(),
+            None => OnceLock::new(),
+        },
         targets,
         target_starts,
         ..Corpus::default()

@@ -1,7 +1,7 @@
 //! The literal engine: case-insensitive substrings of the searched fields, every word
 //! first, any word when no memory has them all (SPEC §3.2).
 
-use crate::search::corpus::{Corpus, PREFETCH_AHEAD};
+use crate::search::corpus::{Corpus, PREFETCH_AHEAD, letter_bit};
 use crate::search::engine::{Match, PARALLEL_FROM, in_parts, scan};
 use memchr::memmem::Finder;
 
@@ -41,6 +41,19 @@ pub(crate) fn search(
     words: &[String],
 ) -> LiteralOutcome {
     let candidates = within.unwrap_or(set);
+    if let [word] = words
+        && let Some(bit) = letter_bit(word)
+    {
+        // one letter: a byte below 0x80 never occurs inside another character's bytes,
+        // so holding the letter is holding the word
+        let letters = c.letters();
+        return LiteralOutcome {
+            matches: scan(candidates, |slot| {
+                (letters[slot as usize] & bit != 0).then_some(Match { slot, score: 1.0 })
+            }),
+            partial: false,
+        };
+    }
     let matches = if candidates.len() >= c.len() / ONE_PASS_SHARE && c.len() >= PARALLEL_FROM {
         let narrowed: Vec<bool>;
         let keep: &[bool] = match within {
