@@ -4,8 +4,8 @@
 mod search_support;
 
 use memlens::model::{Memory, Relationship, Timestamp};
-use memlens::search::{BrowseMode, Engine, Filters, NumericField, Order, SearchRequest, Searcher};
-use search_support::{actual, assert_agrees, docs_of, oracle, store_with};
+use memlens::search::{BrowseMode, Engine, Filters, NumericField, Order, SearchRequest};
+use search_support::{actual, assert_agrees, loaded, oracle};
 use serde_yaml_ng::Value;
 use std::path::Path;
 
@@ -85,10 +85,7 @@ fn engine_agrees_with_the_oracle_on_real_hivelore_memories() {
             m.deleted_at = Some(m.created_at);
         }
     }
-    let (_dir, store) = store_with(&memories);
-    let reader = store.read().unwrap();
-    let searcher = Searcher::load(&reader).unwrap();
-    let docs = docs_of(reader.memories().unwrap());
+    let (_dir, searcher, docs) = loaded(&memories);
     let queries = [
         "",
         "test",

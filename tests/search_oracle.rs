@@ -8,7 +8,7 @@ use memlens::search::{
     BrowseMode, DeletedFilter, Engine, Filters, NumericField, Order, Range, SearchRequest, Searcher,
 };
 use proptest::prelude::*;
-use search_support::{actual, assert_agrees, docs_of, oracle, store_with};
+use search_support::{actual, assert_agrees, docs_of, loaded, oracle, store_with};
 
 const WORDS: &[&str] = &[
     "alpha",
@@ -311,10 +311,7 @@ proptest! {
         requests in prop::collection::vec(request(), 1..6),
         first_chunk in 1..6usize,
     ) {
-        let (_dir, store) = store_with(&memories);
-        let reader = store.read().unwrap();
-        let searcher = Searcher::load(&reader).unwrap();
-        let docs = docs_of(reader.memories().unwrap());
+        let (_dir, searcher, docs) = loaded(&memories);
         for req in &requests {
             let expected = oracle(&docs, req);
             let everything = oracle(&docs, &SearchRequest { offset: 0, limit: usize::MAX, ..req.clone() });
@@ -351,10 +348,7 @@ proptest! {
         memories in collection(),
         req in request(),
     ) {
-        let (_dir, store) = store_with(&memories);
-        let reader = store.read().unwrap();
-        let searcher = Searcher::load(&reader).unwrap();
-        let docs = docs_of(reader.memories().unwrap());
+        let (_dir, searcher, docs) = loaded(&memories);
         let chars: Vec<char> = req.query.chars().collect();
         let steps = (1..=chars.len()).chain((1..chars.len()).rev());
         for end in steps {
@@ -417,10 +411,7 @@ proptest! {
         query in prop::option::weighted(0.3, query()),
         engine in prop::sample::select(&Engine::ALL[..]),
     ) {
-        let (_dir, store) = store_with(&memories);
-        let reader = store.read().unwrap();
-        let searcher = Searcher::load(&reader).unwrap();
-        let docs = docs_of(reader.memories().unwrap());
+        let (_dir, searcher, docs) = loaded(&memories);
         let mut filters = start.unwrap_or_default();
         let query = query.unwrap_or_default();
         // each step drags one slider through three positions
@@ -461,10 +452,7 @@ proptest! {
             })
             .filter(|m| !m.body.trim().is_empty())
             .collect();
-        let (_dir, store) = store_with(&memories);
-        let reader = store.read().unwrap();
-        let searcher = Searcher::load(&reader).unwrap();
-        let docs = docs_of(reader.memories().unwrap());
+        let (_dir, searcher, docs) = loaded(&memories);
         for c in "abcdefghijklmnopqrstuvwxyzQZ09_é.-".chars() {
             let req = SearchRequest {
                 query: c.to_string(),
@@ -560,10 +548,7 @@ fn large_collections_scanned_in_parallel_agree_with_the_oracle() {
             m
         })
         .collect();
-    let (_dir, store) = store_with(&memories);
-    let reader = store.read().unwrap();
-    let searcher = Searcher::load(&reader).unwrap();
-    let docs = docs_of(reader.memories().unwrap());
+    let (_dir, searcher, docs) = loaded(&memories);
     let mut filtered = Filters::default();
     filtered.apply_arg("rating_min=3").unwrap();
     for (engine, query) in [

@@ -59,11 +59,17 @@ impl fmt::Display for ConfidenceTier {
 /// Days without a read after which the tier drops by one.
 pub const TIER_DECAY_DAYS: i64 = 180;
 
+/// `(sum + 3 × 5) / (count + 5)`: the Bayesian rating of `count` ratings adding up to
+/// `sum`; 3.0 with none.
+pub fn bayesian_rating(sum: u32, count: u32) -> f64 {
+    (f64::from(sum) + RATING_PRIOR_MEAN * RATING_PRIOR_WEIGHT)
+        / (f64::from(count) + RATING_PRIOR_WEIGHT)
+}
+
 impl Memory {
-    /// `(rating_sum + 3 × 5) / (rating_count + 5)`; 3.0 for an unrated memory.
+    /// [`bayesian_rating`] of this memory's ratings.
     pub fn rating_bayesian(&self) -> f64 {
-        (f64::from(self.rating_sum) + RATING_PRIOR_MEAN * RATING_PRIOR_WEIGHT)
-            / (f64::from(self.rating_count) + RATING_PRIOR_WEIGHT)
+        bayesian_rating(self.rating_sum, self.rating_count)
     }
 
     /// The plain average, only once there are at least 5 ratings.

@@ -1,10 +1,11 @@
 //! A numeric column (`feel_*`, the composites, confidence, rem_visits, and weight and
 //! trust, which every memory has): one presence bit per memory, a running count per 64
-//! memories, and only the values that are there. Scores are mostly written with a few decimals (0.7, 0.85, 0.193), so
-//! a value that is exactly some number of thousandths is kept in two bytes; any other
-//! value is kept whole beside them, and a column where those are common keeps every
-//! value whole. A `feel_*` score present in four memories of ten costs about a byte a
-//! memory instead of the 8 of a dense column; every value reads back bit for bit.
+//! memories, and only the values that are there. Scores are mostly written with a few
+//! decimals (0.7, 0.85, 0.193), so a value that is exactly some number of thousandths is
+//! kept in two bytes; any other value is kept whole beside them, and a column where
+//! those are common keeps every value whole. A `feel_*` score present in four memories
+//! of ten costs about a byte a memory instead of the 8 of a dense column; every value
+//! reads back bit for bit.
 
 /// An optional `f64` per slot, filled in slot order.
 #[derive(Debug, Default, Clone)]
@@ -85,11 +86,9 @@ impl Values {
     }
 
     fn push(&mut self, v: f64) {
-        let Values::Thousandths { short, odd_at, odd } = self else {
-            if let Values::Whole(values) = self {
-                values.push(v);
-            }
-            return;
+        let (short, odd_at, odd) = match self {
+            Values::Whole(values) => return values.push(v),
+            Values::Thousandths { short, odd_at, odd } => (short, odd_at, odd),
         };
         if let Some(q) = thousandths(v) {
             short.push(q);
@@ -110,16 +109,21 @@ impl Values {
 }
 
 impl Column {
-    /// The value of `slot`, if it has one.
+    /// Where the value of `slot` lies among the values, if it has one.
     #[inline]
-    pub(crate) fn get(&self, slot: usize) -> Option<f64> {
+    fn rank(&self, slot: usize) -> Option<usize> {
         let word = *self.present.get(slot / 64)?;
         let bit = 1u64 << (slot % 64);
         if word & bit == 0 {
             return None;
         }
-        let rank = self.before[slot / 64] as usize + (word & (bit - 1)).count_ones() as usize;
-        Some(self.values.get(rank))
+        Some(self.before[slot / 64] as usize + (word & (bit - 1)).count_ones() as usize)
+    }
+
+    /// The value of `slot`, if it has one.
+    #[inline]
+    pub(crate) fn get(&self, slot: usize) -> Option<f64> {
+        self.rank(slot).map(|rank| self.values.get(rank))
     }
 
     /// Gives `slot` the value `v`; slots come in ascending order.
@@ -162,13 +166,7 @@ impl Column {
         let Values::Thousandths { short, .. } = &self.values else {
             return None;
         };
-        let word = *self.present.get(slot / 64)?;
-        let bit = 1u64 << (slot % 64);
-        if word & bit == 0 {
-            return None;
-        }
-        let rank = self.before[slot / 64] as usize + (word & (bit - 1)).count_ones() as usize;
-        Some(short[rank])
+        self.rank(slot).map(|rank| short[rank])
     }
 }
 

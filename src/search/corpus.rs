@@ -4,7 +4,7 @@
 use crate::index::RecordView;
 use crate::index::TermIds;
 use crate::index::record::section_terms;
-use crate::model::derived::{RATING_PRIOR_MEAN, RATING_PRIOR_WEIGHT};
+use crate::model::derived::bayesian_rating;
 use crate::model::{Composite, FEEL_COUNT, Scope, Status, Timestamp};
 pub(crate) use crate::search::column::Column;
 use crate::search::engine::in_parts;
@@ -430,10 +430,10 @@ impl Corpus {
             return Some(f64::from(counts[slot]));
         }
         match field {
-            NumericField::RatingBayesian => Some(
-                (f64::from(self.rating_sum[slot]) + RATING_PRIOR_MEAN * RATING_PRIOR_WEIGHT)
-                    / (f64::from(self.rating_count[slot]) + RATING_PRIOR_WEIGHT),
-            ),
+            NumericField::RatingBayesian => Some(bayesian_rating(
+                self.rating_sum[slot],
+                self.rating_count[slot],
+            )),
             NumericField::CreatedAt => Some(Timestamp(self.created[slot]).as_secs_f64()),
             NumericField::UpdatedAt => Some(Timestamp(self.updated[slot]).as_secs_f64()),
             // kept in a column or as whole numbers: answered above

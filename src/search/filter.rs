@@ -140,18 +140,24 @@ impl<'a> CompiledFilters<'a> {
     }
 }
 
+/// Whether the lower bound `mine` keeps nothing that `wider` leaves out (`None`: no
+/// bound).
+fn min_within<T: PartialOrd>(mine: Option<T>, wider: Option<T>) -> bool {
+    wider.is_none_or(|w| mine.is_some_and(|m| m >= w))
+}
+
+/// Whether the upper bound `mine` keeps nothing that `wider` leaves out (`None`: no
+/// bound).
+fn max_within<T: PartialOrd>(mine: Option<T>, wider: Option<T>) -> bool {
+    wider.is_none_or(|w| mine.is_some_and(|m| m <= w))
+}
+
 impl Range {
-    /// Whether every value this range admits `outer` admits too.
+    /// Whether every value this range admits `outer` admits too (a bounded range
+    /// admits no absent value, so inside a bounded one only a bounded one fits, which
+    /// the bounds already say).
     fn within(&self, outer: &Range) -> bool {
-        if outer.is_open() {
-            return true;
-        }
-        let inside = |bound: Option<f64>, of: Option<f64>, tighter: fn(f64, f64) -> bool| {
-            of.is_none_or(|o| bound.is_some_and(|b| tighter(b, o)))
-        };
-        !self.is_open()
-            && inside(self.min, outer.min, |b, o| b >= o)
-            && inside(self.max, outer.max, |b, o| b <= o)
+        min_within(self.min, outer.min) && max_within(self.max, outer.max)
     }
 }
 
@@ -171,16 +177,6 @@ impl Filters {
             created_to: wider.created_to,
             ..self.clone()
         } == *wider;
-        let at_least = |mine: Option<f64>, theirs: Option<f64>| {
-            Range {
-                min: mine,
-                max: None,
-            }
-            .within(&Range {
-                min: theirs,
-                max: None,
-            })
-        };
         rest_equal
             && self.weight.within(&wider.weight)
             && self.trust.within(&wider.trust)
@@ -191,12 +187,8 @@ impl Filters {
                 .iter()
                 .zip(&wider.composites)
                 .all(|(a, b)| a.within(b))
-            && at_least(self.rating_min, wider.rating_min)
-            && wider
-                .created_from
-                .is_none_or(|w| self.created_from.is_some_and(|s| s >= w))
-            && wider
-                .created_to
-                .is_none_or(|w| self.created_to.is_some_and(|s| s <= w))
+            && min_within(self.rating_min, wider.rating_min)
+            && min_within(self.created_from, wider.created_from)
+            && max_within(self.created_to, wider.created_to)
     }
 }

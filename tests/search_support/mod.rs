@@ -7,7 +7,7 @@ use fuzzy_matcher::skim::SkimMatcherV2;
 use memlens::model::{Composite, FEEL_DIMS, Memory, Status};
 use memlens::search::{
     BrowseMode, DeletedFilter, Engine, Filters, MatchQuality, NumericField, Order, Range,
-    SearchRequest, SearchResponse,
+    SearchRequest, SearchResponse, Searcher,
 };
 use memlens::store::Store;
 use std::cmp::Ordering;
@@ -22,6 +22,16 @@ pub fn store_with(memories: &[Memory]) -> (tempfile::TempDir, Store) {
     }
     w.commit().expect("commit");
     (dir, store)
+}
+
+/// A store holding `memories`, the searcher loaded from it and the oracle's view of
+/// it; keep the directory alive while the searcher is used.
+pub fn loaded(memories: &[Memory]) -> (tempfile::TempDir, Searcher, Vec<Doc>) {
+    let (dir, store) = store_with(memories);
+    let reader = store.read().expect("read");
+    let searcher = Searcher::load(&reader).expect("load");
+    let docs = docs_of(reader.memories().expect("memories"));
+    (dir, searcher, docs)
 }
 
 /// One memory as the oracle sees it: the record and its relationship_count.
