@@ -13,6 +13,7 @@ use crate::search::request::{BrowseMode, Order, SearchRequest};
 use crate::search::skim::{FuzzyPattern, Scored};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How many of the matches' scores the order of the page needs.
@@ -51,7 +52,14 @@ pub(crate) struct Found {
 /// no memory whose key cannot exceed it can reach the page. Shared between threads and
 /// between the chunks of a progressive search.
 #[derive(Default)]
-pub(crate) struct Floor(AtomicU64);
+pub(crate) struct Floor {
+    /// The floor itself: the `k`-th best key of `best`, or the seeds' when higher.
+    key: AtomicU64,
+    /// The best `k` keys any part has found (the worst on top). Each part keeps its own
+    /// best too, but the floor must be the `k`-th of all of them: each part's own
+    /// `k`-th alone stays lower when the best are spread over the parts.
+    best: Mutex<BinaryHeap<Reverse<u64>>>,
+}
 
 impl Floor {
     /// The floor the matches among `seeds` set, given that each is a memory the
@@ -81,11 +89,31 @@ impl Floor {
     }
 
     fn get(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
+        self.key.load(Ordering::Relaxed)
     }
 
     fn raise(&self, key: u64) {
-        self.0.fetch_max(key, Ordering::Relaxed);
+        self.key.fetch_max(key, Ordering::Relaxed);
+    }
+
+    /// Counts a key found among the best `k` of its part; the floor rises to the
+    /// `k`-th of all such keys once there are `k`.
+    fn offer(&self, key: u64, k: usize) {
+        if key <= self.get() {
+            return;
+        }
+        let Ok(mut best) = self.best.lock() else {
+            return;
+        };
+        best.push(Reverse(key));
+        if best.len() > k {
+            best.pop();
+        }
+        if best.len() == k
+            && let Some(Reverse(kth)) = best.peek()
+        {
+            self.raise(*kth);
+        }
     }
 }
 
@@ -264,7 +292,8 @@ impl Best<'_> {
         if self.k == 0 {
             return;
         }
-        self.heap.push(Reverse((key(score, rank), slot)));
+        let key = key(score, rank);
+        self.heap.push(Reverse((key, slot)));
         if self.heap.len() > self.k
             && let Some(out) = self.heap.pop()
         {
@@ -278,6 +307,7 @@ impl Best<'_> {
         {
             self.floor.raise(*kth);
         }
+        self.floor.offer(key, self.k);
     }
 }
 
