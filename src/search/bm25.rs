@@ -166,6 +166,11 @@ pub(crate) fn gather<L: IntoIterator<Item = (u32, u32)>>(
 /// Where `doc` sits in the ascending `docs`, searching forward from `*from` (which
 /// it then advances): documents asked for in ascending order cost a gallop each.
 fn slot_of(docs: &[u32], from: &mut usize, doc: u32) -> Option<usize> {
+    // a store nothing was purged from numbers its slots like its documents
+    if docs.get(doc as usize) == Some(&doc) {
+        *from = doc as usize;
+        return Some(*from);
+    }
     let rest = &docs[*from..];
     let mut step = 1;
     while step < rest.len() && rest[step - 1] < doc {
