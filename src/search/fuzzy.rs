@@ -280,11 +280,9 @@ impl Best<'_> {
         if self.k == 0 {
             return i64::MAX;
         }
-        let own = match self.heap.peek() {
-            Some(Reverse((key, _))) if self.heap.len() == self.k => *key,
-            _ => 0,
-        };
-        least_beating(own.max(self.floor.get()), rank)
+        // every key this part kept was offered to the floor, so the floor is never
+        // below this part's own k-th
+        least_beating(self.floor.get(), rank)
     }
 
     /// Keeps a scored memory if it is among the best `k` so far.
@@ -301,11 +299,6 @@ impl Best<'_> {
             if self.spare.len() > SPARE {
                 self.spare.pop();
             }
-        }
-        if self.heap.len() == self.k
-            && let Some(Reverse((kth, _))) = self.heap.peek()
-        {
-            self.floor.raise(*kth);
         }
         self.floor.offer(key, self.k);
     }
