@@ -96,33 +96,39 @@ pub fn import_into(
     let mut bulk = writer.bulk()?;
     let mut sink = StoreSink::new(&mut bulk, options.on_conflict);
     let (to_writer, from_reader) = std::sync::mpsc::sync_channel::<Vec<Event>>(8);
+    let (to_reader, spent) = std::sync::mpsc::channel::<Vec<Event>>();
     let now = options.now;
     let names = std::thread::scope(|scope| {
         let reader = scope.spawn(move || {
-            let mut channel = ChannelSink::new(to_writer);
+            let mut channel = ChannelSink::new(to_writer, spent);
             let mut names = Vec::new();
+            let mut outcome = Ok(());
             for source in sources {
                 match read_source(source, &mut channel, now) {
                     Ok(name) => names.push(name),
                     Err(e) => {
-                        channel.flush();
-                        return Err(e);
+                        outcome = Err(e);
+                        break;
                     }
                 }
             }
-            channel.flush();
-            Ok(names)
+            channel.finish();
+            outcome.map(|()| names)
         });
         for batch in from_reader.iter() {
-            for event in batch {
+            for event in &batch {
                 sink.apply(event);
             }
+            // Freed on the reader's thread; a reader gone already leaves it to us.
+            let _ = to_reader.send(batch);
             if sink.failure.is_some() {
                 break;
             }
         }
-        // Unblocks a reader still sending after the writer stopped.
+        // Unblocks a reader still sending after the writer stopped, or waiting for
+        // the batches it sent to come back.
         drop(from_reader);
+        drop(to_reader);
         match reader.join() {
             Ok(names) => names,
             Err(panic) => std::panic::resume_unwind(panic),
@@ -311,11 +317,11 @@ impl<'a, 'w> StoreSink<'a, 'w> {
 
 impl StoreSink<'_, '_> {
     /// Applies one event from the reader thread.
-    fn apply(&mut self, event: Event) {
+    fn apply(&mut self, event: &Event) {
         match event {
             Event::File(name) => {
-                if self.files.last().is_none_or(|last| *last != name) {
-                    self.files.push(name);
+                if self.files.last().is_none_or(|last| last != name) {
+                    self.files.push(name.clone());
                 }
             }
             Event::Memory(line, prepared) => {
@@ -323,17 +329,17 @@ impl StoreSink<'_, '_> {
                     return;
                 }
                 self.read += 1;
-                let place = (self.current(), u32::try_from(line).unwrap_or(u32::MAX));
-                if let Err(e) = self.store(&prepared, place) {
+                let place = (self.current(), u32::try_from(*line).unwrap_or(u32::MAX));
+                if let Err(e) = self.store(prepared, place) {
                     self.failure = Some(e);
                 }
             }
             Event::Problem(line, field, reason) => {
-                let e = self.at(line, &field, reason);
+                let e = self.at(*line, field, reason.clone());
                 self.problems.push(e);
             }
             Event::Warning(line, field, reason) => {
-                let w = self.at(line, &field, reason);
+                let w = self.at(*line, field, reason.clone());
                 self.warnings.push(w);
             }
         }

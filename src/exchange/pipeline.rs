@@ -6,7 +6,7 @@
 use super::RecordSink;
 use crate::model::Memory;
 use crate::store::Prepared;
-use std::sync::mpsc::SyncSender;
+use std::sync::mpsc::{Receiver, SyncSender};
 
 /// Records per batch sent between the threads.
 const BATCH: usize = 256;
@@ -23,20 +23,45 @@ pub enum Event {
     Warning(usize, String, String),
 }
 
-/// The reader thread's sink: batches events and sends them to the writer.
+/// The reader thread's sink: batches events and sends them to the writer, which sends
+/// each batch back once stored, so that freeing the memories (and reusing the batch)
+/// is the reader's work, not the busier writer's.
 pub struct ChannelSink {
     batch: Vec<Event>,
-    to_writer: SyncSender<Vec<Event>>,
+    to_writer: Option<SyncSender<Vec<Event>>>,
+    spent: Receiver<Vec<Event>>,
     closed: bool,
 }
 
 impl ChannelSink {
-    /// A sink sending to `to_writer`.
-    pub fn new(to_writer: SyncSender<Vec<Event>>) -> ChannelSink {
+    /// A sink sending to `to_writer` and taking stored batches back from `spent`.
+    pub fn new(to_writer: SyncSender<Vec<Event>>, spent: Receiver<Vec<Event>>) -> ChannelSink {
         ChannelSink {
             batch: Vec::with_capacity(BATCH),
-            to_writer,
+            to_writer: Some(to_writer),
+            spent,
             closed: false,
+        }
+    }
+
+    /// Sends what is left, then frees the batches the writer sends back until it
+    /// has stored them all (or stopped).
+    pub fn finish(mut self) {
+        self.flush();
+        self.to_writer = None;
+        for batch in self.spent.iter() {
+            drop(batch);
+        }
+    }
+
+    /// A batch to fill: one the writer sent back, emptied here, or a new one.
+    fn next_batch(&mut self) -> Vec<Event> {
+        match self.spent.try_recv() {
+            Ok(mut batch) => {
+                batch.clear();
+                batch
+            }
+            Err(_) => Vec::with_capacity(BATCH),
         }
     }
 
@@ -56,8 +81,10 @@ impl ChannelSink {
         if self.batch.is_empty() || self.closed {
             return;
         }
-        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
-        if self.to_writer.send(batch).is_err() {
+        let next = self.next_batch();
+        let batch = std::mem::replace(&mut self.batch, next);
+        let sent = self.to_writer.as_ref().map(|to| to.send(batch));
+        if !matches!(sent, Some(Ok(()))) {
             self.closed = true;
         }
     }

@@ -33,38 +33,57 @@ pub struct Prepared {
     pub encoded: Vec<u8>,
     /// Its search record bytes.
     pub record: Vec<u8>,
+    /// Why the store would refuse it ([`check`]), found where it was prepared.
+    refused: Option<String>,
 }
 
 impl Prepared {
-    /// Computes both stored forms of `memory`.
+    /// Computes both stored forms of `memory` and checks that the store can take it.
     pub fn new(memory: Memory) -> Prepared {
         let mut encoded = Vec::with_capacity(memory.body.len() + 512);
         encode_into(&memory, &mut encoded);
         let record = crate::index::record_bytes(&memory);
+        let refused = refusal(&memory);
         Prepared {
             memory,
             encoded,
             record,
+            refused,
+        }
+    }
+
+    fn check(&self) -> StoreResult<()> {
+        match &self.refused {
+            None => Ok(()),
+            Some(detail) => Err(StoreError::Invalid {
+                id: self.memory.id.clone(),
+                detail: detail.clone(),
+            }),
         }
     }
 }
 
-/// Refuses a memory the store could not read back as it was given: one that breaks a
-/// rule of the data model, or that normalising would change.
-fn check(memory: &Memory) -> StoreResult<()> {
-    let invalid = |detail: String| StoreError::Invalid {
-        id: memory.id.clone(),
-        detail,
-    };
+/// Why the store could not read `memory` back as it was given, if so: it breaks a
+/// rule of the data model, or normalising would change it.
+fn refusal(memory: &Memory) -> Option<String> {
     if let Some(e) = memory.validate().into_iter().next() {
-        return Err(invalid(e.to_string()));
+        return Some(e.to_string());
     }
     if !memory.is_normalised() {
-        return Err(invalid(
-            "not normalised (blank or padded title, tags, module or link kind)".into(),
-        ));
+        return Some("not normalised (blank or padded title, tags, module or link kind)".into());
     }
-    Ok(())
+    None
+}
+
+/// Refuses a memory the store could not read back as it was given ([`refusal`]).
+fn check(memory: &Memory) -> StoreResult<()> {
+    match refusal(memory) {
+        None => Ok(()),
+        Some(detail) => Err(StoreError::Invalid {
+            id: memory.id.clone(),
+            detail,
+        }),
+    }
 }
 
 /// What a [`BulkWriter::put`] did.
@@ -151,23 +170,24 @@ impl<'w> BulkWriter<'w> {
         buffer.clear();
         encode_into(memory, &mut buffer);
         let record = crate::index::record_bytes(memory);
-        let outcome = self.put_parts(memory, &buffer, &record);
+        let outcome = check(memory).and_then(|()| self.put_parts(memory, &buffer, &record));
         self.buffer = buffer;
         outcome
     }
 
     /// [`put`](Self::put) with both stored forms already computed.
     pub fn put_prepared(&mut self, prepared: &Prepared) -> StoreResult<PutOutcome> {
+        prepared.check()?;
         self.put_parts(&prepared.memory, &prepared.encoded, &prepared.record)
     }
 
+    /// Stores a memory already checked.
     fn put_parts(
         &mut self,
         memory: &Memory,
         encoded: &[u8],
         record: &[u8],
     ) -> StoreResult<PutOutcome> {
-        check(memory)?;
         let (doc, old) = match self.doc_of(&memory.id)? {
             Some(doc) => (doc, self.get_doc(doc)?),
             None => {
@@ -210,7 +230,7 @@ impl<'w> BulkWriter<'w> {
     /// instead of two for the common case of a new memory.
     pub fn insert_if_new(&mut self, prepared: &Prepared) -> StoreResult<Result<u32, u32>> {
         let memory = &prepared.memory;
-        check(memory)?;
+        prepared.check()?;
         let doc = self.next_doc();
         let after = doc
             .checked_add(1)
