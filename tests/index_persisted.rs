@@ -649,6 +649,40 @@ fn import_file(
     import(store, &[source], &options(on_conflict))
 }
 
+/// Generated memories of realistic length, ids `mem-…`.
+fn generated(seed: u64, size: usize) -> Vec<Memory> {
+    memlens::corpus::generate(memlens::corpus::CorpusSpec {
+        seed,
+        size,
+        body_bytes_target: 200,
+    })
+    .collect()
+}
+
+#[test]
+fn an_import_large_enough_to_write_its_index_on_two_threads_stays_exact() {
+    // 4,000 memories make well over 100,000 postings changes: the flush writes the
+    // postings on one thread and the facts and haystacks on another.
+    let (dir, store) = temp_store();
+    let mut model: BTreeMap<String, Memory> = BTreeMap::new();
+    let first = generated(11, 4_000);
+    let path = jsonl_file(dir.path(), "first.jsonl", &first);
+    let summary = import_file(&store, &path, OnConflict::Fail).expect("import");
+    assert_eq!(summary.added, 4_000);
+    model.extend(first.into_iter().map(|m| (m.id.clone(), m)));
+    assert_holds(&store, &model, "after the large import");
+    assert_index_exact(&store, "after the large import");
+
+    // Overwrite half of them with other generated text, and add as many new ones.
+    let second: Vec<Memory> = generated(12, 6_000).into_iter().skip(2_000).collect();
+    let path = jsonl_file(dir.path(), "second.jsonl", &second);
+    let summary = import_file(&store, &path, OnConflict::Overwrite).expect("import");
+    assert_eq!((summary.added, summary.replaced), (2_000, 2_000));
+    model.extend(second.into_iter().map(|m| (m.id.clone(), m)));
+    assert_holds(&store, &model, "after the large overwrite");
+    assert_index_exact(&store, "after the large overwrite");
+}
+
 #[test]
 fn imports_keep_the_index_exact_and_failed_imports_change_nothing() {
     let (dir, store) = temp_store();

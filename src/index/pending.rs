@@ -116,6 +116,9 @@ impl PendingIndex {
     }
 
     /// Writes every gathered change into the index tables of `txn` and forgets them.
+    /// A large change (an import) writes the postings on a second thread while this
+    /// one writes the facts and haystacks: redb lets the tables of one transaction be
+    /// written from several threads.
     pub fn flush(&mut self, txn: &WriteTransaction) -> Result<(), redb::Error> {
         if self.is_empty() {
             return Ok(());
@@ -123,72 +126,101 @@ impl PendingIndex {
         let log = std::mem::take(&mut self.log);
         let names = std::mem::take(&mut self.names);
         self.ids = TermIds::default();
-        // counting sort by term (stable: each term's changes stay in the order they happened)
-        let mut starts = vec![0usize; names.len() + 1];
-        for &(t, _, _) in &log {
-            starts[t as usize + 1] += 1;
+        let facts = std::mem::take(&mut self.facts);
+        let docs = std::mem::take(&mut self.docs);
+        let totals = std::mem::take(&mut self.totals);
+        if log.len() + docs.len() < PARALLEL_FLUSH {
+            write_postings(txn, log, &names)?;
+            return write_facts_and_haystacks(txn, facts, totals, docs);
         }
-        for i in 0..names.len() {
-            starts[i + 1] += starts[i];
-        }
-        let mut fill = starts.clone();
-        let mut edits: Vec<Posting> = vec![(0, 0); log.len()];
-        for (t, doc, tf) in log {
-            let at = &mut fill[t as usize];
-            edits[*at] = (doc, tf);
-            *at += 1;
-        }
-        // terms in key order, so blocks are written front to back
-        let mut order: Vec<u32> = (0..names.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
-        let mut table = txn.open_table(POSTINGS)?;
-        // a first import into an empty store has no blocks to look up
-        let empty = table.is_empty()?;
-        let mut scratch = Vec::new();
-        for t in order {
-            let t = t as usize;
-            scratch.clear();
-            scratch.extend_from_slice(&edits[starts[t]..starts[t + 1]]);
-            last_per_doc(&mut scratch);
-            postings::apply(&mut table, &names[t], &scratch, empty)?;
-        }
-        drop(table);
-        let mut changes = std::mem::take(&mut self.facts);
-        last_per_doc(&mut changes);
-        facts::apply(&mut txn.open_table(FACTS)?, &changes)?;
-        self.totals.write(txn)?;
-        self.flush_haystacks(txn)
+        std::thread::scope(|scope| {
+            let postings = scope.spawn(|| write_postings(txn, log, &names));
+            let rest = write_facts_and_haystacks(txn, facts, totals, docs);
+            let postings = postings
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            postings.and(rest)
+        })
     }
+}
 
-    /// Rewrites the haystack chunks of every changed document from its stored record.
-    fn flush_haystacks(&mut self, txn: &WriteTransaction) -> Result<(), redb::Error> {
-        let mut docs = std::mem::take(&mut self.docs);
-        docs.sort_unstable();
-        docs.dedup();
-        let records = txn.open_table(SEARCH_DOCS)?;
-        let mut changes = Vec::with_capacity(docs.len());
-        for doc in docs {
-            let h = match records.get(doc)? {
-                Some(bytes) => match RecordView::parse(bytes.value()) {
-                    Some(view) => Haystacks {
-                        literal: view.literal.to_vec(),
-                        fuzzy: view.fuzzy.as_bytes().to_vec(),
-                    },
-                    None => {
-                        return Err(StorageError::Corrupted(format!(
-                            "search record {doc} cannot be decoded"
-                        ))
-                        .into());
-                    }
-                },
-                None => Haystacks::default(),
-            };
-            changes.push((doc, h));
-        }
-        drop(records);
-        haystacks::apply(&mut txn.open_table(HAYSTACKS)?, &changes)?;
-        Ok(())
+/// Changes (log entries and changed documents) from which a flush uses two threads.
+const PARALLEL_FLUSH: usize = 100_000;
+
+/// Writes the postings changes of `log` (terms numbered by `names`).
+fn write_postings(
+    txn: &WriteTransaction,
+    log: Vec<(u32, u32, u32)>,
+    names: &[Box<str>],
+) -> Result<(), redb::Error> {
+    // counting sort by term (stable: each term's changes stay in the order they happened)
+    let mut starts = vec![0usize; names.len() + 1];
+    for &(t, _, _) in &log {
+        starts[t as usize + 1] += 1;
     }
+    for i in 0..names.len() {
+        starts[i + 1] += starts[i];
+    }
+    let mut fill = starts.clone();
+    let mut edits: Vec<Posting> = vec![(0, 0); log.len()];
+    for (t, doc, tf) in log {
+        let at = &mut fill[t as usize];
+        edits[*at] = (doc, tf);
+        *at += 1;
+    }
+    // terms in key order, so blocks are written front to back
+    let mut order: Vec<u32> = (0..names.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
+    let mut table = txn.open_table(POSTINGS)?;
+    // a first import into an empty store has no blocks to look up
+    let empty = table.is_empty()?;
+    let mut scratch = Vec::new();
+    for t in order {
+        let t = t as usize;
+        scratch.clear();
+        scratch.extend_from_slice(&edits[starts[t]..starts[t + 1]]);
+        last_per_doc(&mut scratch);
+        postings::apply(&mut table, &names[t], &scratch, empty)?;
+    }
+    Ok(())
+}
+
+/// Writes the facts changes, the totals and the haystack chunks of every changed
+/// document (read back from its stored record).
+fn write_facts_and_haystacks(
+    txn: &WriteTransaction,
+    mut facts: Vec<(u32, Option<Fact>)>,
+    mut totals: TotalsChange,
+    mut docs: Vec<u32>,
+) -> Result<(), redb::Error> {
+    last_per_doc(&mut facts);
+    facts::apply(&mut txn.open_table(FACTS)?, &facts)?;
+    totals.write(txn)?;
+    docs.sort_unstable();
+    docs.dedup();
+    let records = txn.open_table(SEARCH_DOCS)?;
+    let mut changes = Vec::with_capacity(docs.len());
+    for doc in docs {
+        let h = match records.get(doc)? {
+            Some(bytes) => match RecordView::parse(bytes.value()) {
+                Some(view) => Haystacks {
+                    literal: view.literal.to_vec(),
+                    fuzzy: view.fuzzy.as_bytes().to_vec(),
+                },
+                None => {
+                    return Err(StorageError::Corrupted(format!(
+                        "search record {doc} cannot be decoded"
+                    ))
+                    .into());
+                }
+            },
+            None => Haystacks::default(),
+        };
+        changes.push((doc, h));
+    }
+    drop(records);
+    haystacks::apply(&mut txn.open_table(HAYSTACKS)?, &changes)?;
+    Ok(())
 }
 
 /// Sorts by document, keeping for each document only the change that came last.
