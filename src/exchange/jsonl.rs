@@ -21,8 +21,12 @@ pub fn read(
     now: Timestamp,
 ) -> Result<(), ExchangeError> {
     lines::for_each_line(reader, path, sink, |sink, line, text| {
-        if let Some(memory) = fast_json::parse_canonical(text, now) {
-            sink.memory(line, memory);
+        if let Some(read) = fast_json::parse_line(text, now) {
+            if read.line_is_stored_form {
+                sink.memory_with_json(line, read.memory, text);
+            } else {
+                sink.memory(line, read.memory);
+            }
         } else if let Some(obj) = parse_object(sink, line, text) {
             deliver(sink, line, Memory::from_json(&obj, now));
         }

@@ -52,6 +52,20 @@ impl Prepared {
         }
     }
 
+    /// [`new`](Self::new) with the `MEMORIES` encoding given: bytes that
+    /// [`super::tables::decode`] reads back as exactly `memory`, such as the JSON line
+    /// it was read from.
+    pub fn with_encoding(memory: Memory, encoded: Vec<u8>) -> Prepared {
+        let record = crate::index::record_bytes(&memory);
+        let refused = refusal(&memory);
+        Prepared {
+            memory,
+            encoded,
+            record,
+            refused,
+        }
+    }
+
     fn check(&self) -> StoreResult<()> {
         match &self.refused {
             None => Ok(()),
