@@ -42,14 +42,7 @@ impl Prepared {
     pub fn new(memory: Memory) -> Prepared {
         let mut encoded = Vec::with_capacity(memory.body.len() + 512);
         encode_into(&memory, &mut encoded);
-        let record = crate::index::record_bytes(&memory);
-        let refused = refusal(&memory);
-        Prepared {
-            memory,
-            encoded,
-            record,
-            refused,
-        }
+        Prepared::with_encoding(memory, encoded)
     }
 
     /// [`new`](Self::new) with the `MEMORIES` encoding given: bytes that
