@@ -887,6 +887,59 @@ fn a_store_of_index_version_1_gains_its_haystacks_on_open() {
 }
 
 #[test]
+fn a_store_of_index_version_3_has_its_search_records_rewritten_on_open() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (path, before) = closed_store(dir.path());
+    // version 3 stored term lengths and frequencies in four bytes each: its records
+    // carry version byte 1, which this build does not read
+    let mut old_records = 0;
+    with_raw_db(&path, |txn| {
+        let mut records = txn.open_table(SEARCH_DOCS).expect("records");
+        let docs: Vec<u32> = records
+            .iter()
+            .expect("iter")
+            .map(|e| e.expect("entry").0.value())
+            .collect();
+        for doc in docs {
+            let mut bytes = records
+                .get(doc)
+                .expect("get")
+                .expect("record")
+                .value()
+                .to_vec();
+            bytes[0] = 1;
+            records.insert(doc, bytes.as_slice()).expect("insert");
+            old_records += 1;
+        }
+        txn.open_table(META)
+            .expect("meta")
+            .insert(KEY_INDEX, 3u32.to_le_bytes().as_slice())
+            .expect("insert");
+    });
+    assert!(old_records > 0);
+    assert!(!has_index(&path).1, "version 3 taken for the current index");
+    let store = Store::open(&path).expect("reopen");
+    let reader = store.read().expect("read");
+    assert!(
+        index_is_current(reader.txn()).expect("meta"),
+        "no rebuild on open"
+    );
+    let records = reader.txn().open_table(SEARCH_DOCS).expect("records");
+    for entry in records.iter().expect("iter") {
+        let (doc, bytes) = entry.expect("entry");
+        assert!(
+            SearchRecord::decode(bytes.value()).is_some(),
+            "record {} left in the old form",
+            doc.value()
+        );
+    }
+    drop(records);
+    drop(reader);
+    assert_index_exact(&store, "after opening a version 3 store");
+    assert_eq!(brute_force(&store), before, "the memories changed");
+}
+
+#[test]
 fn a_damaged_search_record_under_a_current_index_is_healed_by_the_next_write() {
     let dir = tempfile::tempdir().expect("dir");
     let (path, _) = closed_store(dir.path());

@@ -4,7 +4,7 @@
 //! the general form would cost more than the rest of the write).
 
 use super::record::{
-    RECORD_VERSION, len_u32, put_list_of, put_opt_f64, put_opt_str, put_str, put_u32,
+    RECORD_VERSION, len_u32, put_list_of, put_opt_f64, put_opt_str, put_str, put_term, put_u32,
 };
 use super::tokenize::{HEADLINE_CHARS, for_each_field, for_each_token};
 use crate::model::{Memory, Scope, Status};
@@ -145,9 +145,7 @@ fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) {
         while j < spans.len() && bytes(&spans[j]) == term {
             j += 1;
         }
-        put_u32(w, len_u32(term.len()));
-        w.extend_from_slice(term);
-        put_u32(w, len_u32(j - i));
+        put_term(w, term, len_u32(j - i));
         count += 1;
         i = j;
     }

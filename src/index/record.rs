@@ -6,7 +6,7 @@ use crate::model::{FEEL_COUNT, Memory, Scope, Status};
 
 /// Version byte at the start of every encoded record; a record with another version is
 /// rebuilt from the memory itself.
-pub const RECORD_VERSION: u8 = 1;
+pub const RECORD_VERSION: u8 = 2;
 
 /// What search keeps of one memory.
 #[derive(Debug, Clone, PartialEq)]
@@ -148,8 +148,7 @@ impl SearchRecord {
         put_u32(&mut w, self.length);
         put_u32(&mut w, len_u32(self.terms.len()));
         for (t, tf) in &self.terms {
-            put_str(&mut w, t);
-            put_u32(&mut w, *tf);
+            put_term(&mut w, t.as_bytes(), *tf);
         }
         w
     }
@@ -308,8 +307,7 @@ impl<'a> RecordView<'a> {
             at: 0,
         };
         for _ in 0..term_count {
-            check.bytes()?;
-            check.u32()?;
+            check.term()?;
         }
         (check.at == term_bytes.len()).then_some(view)
     }
@@ -326,7 +324,8 @@ impl<'a> RecordView<'a> {
 }
 
 /// The terms of a stored term section (see [`RecordView::term_section`]): each a
-/// length-prefixed UTF-8 term and its frequency; stops at the first damaged entry.
+/// UTF-8 term after its length and before its frequency, both [`put_varint`]; stops
+/// at the first damaged entry.
 pub fn section_terms(section: &[u8]) -> impl Iterator<Item = (&[u8], u32)> {
     let mut r = Reader {
         bytes: section,
@@ -336,7 +335,7 @@ pub fn section_terms(section: &[u8]) -> impl Iterator<Item = (&[u8], u32)> {
         if r.at >= r.bytes.len() {
             return None;
         }
-        Some((r.bytes()?, r.u32()?))
+        r.term()
     })
 }
 
@@ -359,6 +358,23 @@ pub(super) fn put_u32(w: &mut Vec<u8>, v: u32) {
 pub(super) fn put_str(w: &mut Vec<u8>, s: &str) {
     put_u32(w, len_u32(s.len()));
     w.extend(s.as_bytes());
+}
+
+/// `v` in LEB128: seven bits a byte, low bits first, the high bit set on every byte
+/// but the last (one byte below 128, as nearly every term length and frequency is).
+pub(super) fn put_varint(w: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        w.push((v as u8 & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    w.push(v as u8);
+}
+
+/// One entry of a term section: the term, length first, then its frequency.
+pub(super) fn put_term(w: &mut Vec<u8>, term: &[u8], tf: u32) {
+    put_varint(w, len_u32(term.len()));
+    w.extend_from_slice(term);
+    put_varint(w, tf);
 }
 
 pub(super) fn put_opt_str(w: &mut Vec<u8>, s: Option<&str>) {
@@ -415,6 +431,24 @@ impl<'a> Reader<'a> {
     fn f64(&mut self) -> Option<f64> {
         Some(f64::from_le_bytes(self.take(8)?.try_into().ok()?))
     }
+    /// A [`put_varint`] value; `None` when truncated or longer than a `u32`.
+    fn varint(&mut self) -> Option<u32> {
+        let mut v = 0u32;
+        for shift in (0..35).step_by(7) {
+            let b = self.u8()?;
+            v |= u32::from(b & 0x7f).checked_shl(shift)?;
+            if b & 0x80 == 0 {
+                return (shift < 28 || b < 0x10).then_some(v);
+            }
+        }
+        None
+    }
+    /// A [`put_term`] entry.
+    fn term(&mut self) -> Option<(&'a [u8], u32)> {
+        let n = self.varint()? as usize;
+        let term = self.take(n)?;
+        Some((term, self.varint()?))
+    }
     fn bytes(&mut self) -> Option<&'a [u8]> {
         let n = self.u32()? as usize;
         self.take(n)
@@ -442,6 +476,53 @@ impl<'a> Reader<'a> {
 mod tests {
     use super::*;
     use crate::model::{Relationship, Timestamp};
+
+    #[test]
+    fn varints_round_trip_and_refuse_truncated_or_overlong_bytes() {
+        let values = [
+            0,
+            1,
+            127,
+            128,
+            255,
+            16_383,
+            16_384,
+            1 << 21,
+            1 << 28,
+            u32::MAX,
+        ];
+        let mut w = Vec::new();
+        for v in values {
+            put_varint(&mut w, v);
+        }
+        assert_eq!(w.len(), 1 + 1 + 1 + 2 + 2 + 2 + 3 + 4 + 5 + 5);
+        let mut r = Reader { bytes: &w, at: 0 };
+        for v in values {
+            assert_eq!(r.varint(), Some(v));
+        }
+        assert_eq!(r.varint(), None, "read past the end");
+        // a continuation byte with nothing after it
+        assert_eq!(
+            Reader {
+                bytes: &[0x80],
+                at: 0
+            }
+            .varint(),
+            None
+        );
+        // more than 32 bits
+        let overlong = [0xff, 0xff, 0xff, 0xff, 0x10];
+        assert_eq!(
+            Reader {
+                bytes: &overlong,
+                at: 0
+            }
+            .varint(),
+            None
+        );
+        let six = [0x80, 0x80, 0x80, 0x80, 0x80, 0x00];
+        assert_eq!(Reader { bytes: &six, at: 0 }.varint(), None);
+    }
 
     #[test]
     fn a_record_survives_encoding_and_rejects_truncation() {
