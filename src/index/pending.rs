@@ -29,6 +29,9 @@ pub struct PendingIndex {
     totals: TotalsChange,
 }
 
+/// How many terms ahead of its lookup a term's slot is asked for.
+const PREFETCH_AHEAD: usize = 8;
+
 /// The terms of a stored record with their frequencies (sorted by term).
 fn terms<'a>(record: &RecordView<'a>) -> impl Iterator<Item = (&'a str, u32)> + use<'a> {
     record
@@ -63,7 +66,15 @@ impl PendingIndex {
     /// Records that `doc` changed from the record `old` to `new` (`None` = absent).
     pub fn change(&mut self, doc: u32, old: Option<&RecordView<'_>>, new: Option<&RecordView<'_>>) {
         if let (None, Some(new)) = (old, new) {
+            // each term's slot is asked for a few terms ahead of its lookup
+            let mut ahead = new.terms().skip(PREFETCH_AHEAD);
+            for (term, _) in new.terms().take(PREFETCH_AHEAD) {
+                self.ids.prefetch(term);
+            }
             for (term, tf) in terms(new) {
+                if let Some((next, _)) = ahead.next() {
+                    self.ids.prefetch(next);
+                }
                 self.edit(term, doc, tf);
             }
             let fact = fact_of(new);
