@@ -659,6 +659,42 @@ fn generated(seed: u64, size: usize) -> Vec<Memory> {
     .collect()
 }
 
+/// Asserts every id's stored backlinks are the memories of `model` that link to it.
+fn assert_backlinks(store: &Store, model: &BTreeMap<String, Memory>, context: &str) {
+    let mut expected: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for m in model.values() {
+        for rel in &m.relationships {
+            expected.entry(&rel.target).or_default().push(m.id.clone());
+        }
+    }
+    let reader = store.read().expect("read");
+    let mut links = 0;
+    for (target, mut sources) in expected {
+        sources.sort();
+        sources.dedup();
+        let mut stored = reader.linked_from(target).expect("backlinks");
+        stored.sort();
+        assert_eq!(stored, sources, "{context}: backlinks of {target}");
+        links += sources.len();
+    }
+    // a memory no one links to has none
+    for id in model.keys().take(50) {
+        let linked = model
+            .values()
+            .any(|m| m.relationships.iter().any(|r| &r.target == id));
+        if !linked {
+            assert!(
+                reader.linked_from(id).expect("backlinks").is_empty(),
+                "{context}: {id}"
+            );
+        }
+    }
+    assert!(
+        links > 1_000,
+        "{context}: only {links} links, too few to test the commit's second thread"
+    );
+}
+
 #[test]
 fn an_import_large_enough_to_write_its_index_on_two_threads_stays_exact() {
     // 4,000 memories make well over 100,000 postings changes: the flush writes the
@@ -672,15 +708,29 @@ fn an_import_large_enough_to_write_its_index_on_two_threads_stays_exact() {
     model.extend(first.into_iter().map(|m| (m.id.clone(), m)));
     assert_holds(&store, &model, "after the large import");
     assert_index_exact(&store, "after the large import");
+    assert_backlinks(&store, &model, "after the large import");
 
-    // Overwrite half of them with other generated text, and add as many new ones.
-    let second: Vec<Memory> = generated(12, 6_000).into_iter().skip(2_000).collect();
+    // Overwrite half of them with other generated text, and add as many new ones; the
+    // first 300 keep their links with a new body (each link removed, then put back).
+    let kept: Vec<Memory> = model
+        .values()
+        .take(300)
+        .map(|m| {
+            let mut m = m.clone();
+            m.body = format!("{} (rewritten)", m.body);
+            m
+        })
+        .collect();
+    assert!(kept.iter().filter(|m| !m.relationships.is_empty()).count() > 20);
+    let mut second: Vec<Memory> = generated(12, 6_000).into_iter().skip(2_000).collect();
+    second.extend(kept);
     let path = jsonl_file(dir.path(), "second.jsonl", &second);
     let summary = import_file(&store, &path, OnConflict::Overwrite).expect("import");
-    assert_eq!((summary.added, summary.replaced), (2_000, 2_000));
+    assert_eq!((summary.added, summary.replaced), (2_000, 2_300));
     model.extend(second.into_iter().map(|m| (m.id.clone(), m)));
     assert_holds(&store, &model, "after the large overwrite");
     assert_index_exact(&store, "after the large overwrite");
+    assert_backlinks(&store, &model, "after the large overwrite");
 }
 
 #[test]

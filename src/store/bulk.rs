@@ -2,23 +2,25 @@
 //! imports (opening a redb table per record costs more than the insert itself).
 
 use super::error::{StoreError, StoreResult};
+use super::links::PendingLinks;
 use super::open::storage_error;
-use super::tables::{BACKLINKS, IDS, MEMORIES, decode_doc, encode_into};
+use super::tables::{IDS, MEMORIES, decode_doc, encode_into};
 use crate::index::{IndexWriter, PendingIndex};
 use crate::model::Memory;
-use redb::{MultimapTable, ReadableTable, Table, WriteTransaction};
+use redb::{ReadableTable, Table, WriteTransaction};
 use std::path::Path;
 
 /// The memory tables of one write transaction, held open for a run of puts.
 /// Obtained from [`super::StoreWriter::bulk`]; drop it before `commit`. While it lives,
-/// `MEMORIES`, `IDS`, `BACKLINKS` and the index tables (an [`IndexWriter`]) are open,
-/// so nothing else may open them in the same transaction.
+/// `MEMORIES`, `IDS` and the index tables (an [`IndexWriter`]) are open, so nothing
+/// else may open them in the same transaction; backlinks are gathered and written at
+/// the commit.
 pub struct BulkWriter<'w> {
     path: &'w Path,
     next_doc: &'w mut Option<u32>,
     memories: Table<'w, u32, &'static [u8]>,
     ids: Table<'w, &'static str, u32>,
-    backlinks: MultimapTable<'w, &'static str, &'static str>,
+    links: &'w mut PendingLinks,
     index: IndexWriter<'w>,
     buffer: Vec<u8>,
 }
@@ -108,6 +110,7 @@ impl<'w> BulkWriter<'w> {
         path: &'w Path,
         next_doc: &'w mut Option<u32>,
         pending: &'w mut PendingIndex,
+        links: &'w mut PendingLinks,
     ) -> StoreResult<BulkWriter<'w>> {
         let err = |e: redb::TableError| storage_error(path, e);
         Ok(BulkWriter {
@@ -115,7 +118,7 @@ impl<'w> BulkWriter<'w> {
             next_doc,
             memories: txn.open_table(MEMORIES).map_err(err)?,
             ids: txn.open_table(IDS).map_err(err)?,
-            backlinks: txn.open_multimap_table(BACKLINKS).map_err(err)?,
+            links,
             index: IndexWriter::open(txn, pending).map_err(|e| storage_error(path, e))?,
             buffer: Vec::new(),
         })
@@ -157,18 +160,10 @@ impl<'w> BulkWriter<'w> {
         Ok(next)
     }
 
-    fn set_backlinks(&mut self, memory: &Memory, present: bool) -> StoreResult<()> {
+    fn set_backlinks(&mut self, memory: &Memory, present: bool) {
         for rel in &memory.relationships {
-            let done = if present {
-                self.backlinks
-                    .insert(rel.target.as_str(), memory.id.as_str())
-            } else {
-                self.backlinks
-                    .remove(rel.target.as_str(), memory.id.as_str())
-            };
-            done.map_err(|e| storage_error(self.path, e))?;
+            self.links.set(&rel.target, &memory.id, present);
         }
-        Ok(())
     }
 
     /// Inserts the memory, or replaces the one with the same id.
@@ -206,7 +201,7 @@ impl<'w> BulkWriter<'w> {
             }
         };
         if let Some(old) = &old {
-            self.set_backlinks(old, false)?;
+            self.set_backlinks(old, false);
         }
         self.write_parts(doc, memory, encoded, record, old.as_ref())?;
         Ok(PutOutcome { doc, old })
@@ -222,7 +217,7 @@ impl<'w> BulkWriter<'w> {
         old: Option<&Memory>,
     ) -> StoreResult<()> {
         if !memory.relationships.is_empty() {
-            self.set_backlinks(memory, true)?;
+            self.set_backlinks(memory, true);
         }
         self.memories
             .insert(doc, encoded)
@@ -267,7 +262,7 @@ impl<'w> BulkWriter<'w> {
         let old = self
             .get_doc(doc)?
             .ok_or_else(|| StoreError::UnknownId(id.to_string()))?;
-        self.set_backlinks(&old, false)?;
+        self.set_backlinks(&old, false);
         self.ids
             .remove(id)
             .map_err(|e| storage_error(self.path, e))?;

@@ -4,6 +4,7 @@
 mod bulk;
 mod encode;
 mod error;
+mod links;
 mod open;
 mod read;
 pub mod tables;

@@ -3,12 +3,16 @@
 
 use super::bulk::BulkWriter;
 use super::error::{StoreError, StoreResult};
+use super::links::PendingLinks;
 use super::open::storage_error;
 use super::tables::{IDS, KEY_NEXT_DOC, MEMORIES, META, RESERVED_META_KEYS, decode_doc};
 use crate::index::PendingIndex;
 use crate::model::Memory;
 use redb::{ReadableTable, WriteTransaction};
 use std::path::PathBuf;
+
+/// Backlink changes from which a commit writes them on a second thread.
+const PARALLEL_LINKS: usize = 1_000;
 
 /// An open write transaction. Dropping it without `commit` discards every change.
 pub struct StoreWriter {
@@ -17,6 +21,8 @@ pub struct StoreWriter {
     next_doc: Option<u32>,
     /// Postings and facts changes, written at commit.
     pending: PendingIndex,
+    /// Backlink changes, written at commit.
+    links: PendingLinks,
 }
 
 impl StoreWriter {
@@ -26,6 +32,7 @@ impl StoreWriter {
             path,
             next_doc: None,
             pending: PendingIndex::default(),
+            links: PendingLinks::default(),
         }
     }
 
@@ -78,7 +85,13 @@ impl StoreWriter {
     /// returned writer before calling `commit`.
     pub fn bulk(&mut self) -> StoreResult<BulkWriter<'_>> {
         self.load_next_doc()?;
-        BulkWriter::new(&self.txn, &self.path, &mut self.next_doc, &mut self.pending)
+        BulkWriter::new(
+            &self.txn,
+            &self.path,
+            &mut self.next_doc,
+            &mut self.pending,
+            &mut self.links,
+        )
     }
 
     /// Inserts the memory, or replaces the one with the same id; returns the old record.
@@ -111,9 +124,24 @@ impl StoreWriter {
             .map(|v| v.value().to_vec()))
     }
 
-    /// Makes every change durable at once, the index with the memories.
+    /// Makes every change durable at once, the index with the memories. Many
+    /// backlinks (an import's) are written on a second thread while the index is.
     pub fn commit(mut self) -> StoreResult<()> {
-        self.pending.flush(&self.txn).map_err(|e| self.err(e))?;
+        let links = std::mem::take(&mut self.links);
+        let (txn, pending) = (&self.txn, &mut self.pending);
+        let (indexed, linked) = if links.len() < PARALLEL_LINKS {
+            (pending.flush(txn), links.write(txn))
+        } else {
+            std::thread::scope(|scope| {
+                let linked = scope.spawn(|| links.write(txn));
+                let indexed = pending.flush(txn);
+                let linked = linked
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (indexed, linked)
+            })
+        };
+        indexed.and(linked).map_err(|e| self.err(e))?;
         if let Some(next) = self.next_doc {
             let mut meta = self.txn.open_table(META).map_err(|e| self.err(e))?;
             meta.insert(KEY_NEXT_DOC, next.to_le_bytes().as_slice())
