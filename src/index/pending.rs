@@ -2,14 +2,13 @@
 //! a transaction that stores many memories (an import) touches each term's blocks and
 //! each facts chunk once, not once per memory.
 
-use super::SEARCH_DOCS;
 use super::facts::{self, FACTS, Fact, TotalsChange};
 use super::haystacks::{self, HAYSTACKS, Haystacks};
 use super::postings::{self, POSTINGS, Posting};
 use super::record::RecordView;
 use super::terms::TermIds;
 use crate::search::SESSION_RECAP;
-use redb::{ReadableTable, ReadableTableMetadata, StorageError, WriteTransaction};
+use redb::{ReadableTableMetadata, WriteTransaction};
 
 /// The postings and facts changes of one write transaction, not yet written.
 #[derive(Debug, Default)]
@@ -23,8 +22,8 @@ pub struct PendingIndex {
     log: Vec<(u32, u32, u32)>,
     /// (document, new fact; `None` = removed), in the order they happened.
     facts: Vec<(u32, Option<Fact>)>,
-    /// Every document whose haystacks changed (read back from its record at flush).
-    docs: Vec<u32>,
+    /// The new haystacks of every document whose haystacks changed.
+    text: ChangedText,
     /// The change to the facts totals.
     totals: TotalsChange,
 }
@@ -52,7 +51,7 @@ fn fact_of(r: &RecordView<'_>) -> Fact {
 impl PendingIndex {
     /// True when nothing is waiting to be written.
     pub fn is_empty(&self) -> bool {
-        self.log.is_empty() && self.facts.is_empty() && self.docs.is_empty()
+        self.log.is_empty() && self.facts.is_empty() && self.text.docs.is_empty()
     }
 
     fn edit(&mut self, term: &str, doc: u32, tf: u32) {
@@ -80,7 +79,7 @@ impl PendingIndex {
             let fact = fact_of(new);
             self.totals.count(&fact, 1);
             self.facts.push((doc, Some(fact)));
-            self.docs.push(doc);
+            self.text.push(doc, Some(new));
             return;
         }
         let mut old_terms = old.map(terms).into_iter().flatten().peekable();
@@ -111,7 +110,7 @@ impl PendingIndex {
         }
         let old_text = old.map(|r| (r.literal, r.fuzzy));
         if old_text != new.map(|r| (r.literal, r.fuzzy)) {
-            self.docs.push(doc);
+            self.text.push(doc, new);
         }
         let fact = new.map(fact_of);
         let old_fact = old.map(fact_of);
@@ -138,15 +137,15 @@ impl PendingIndex {
         let names = std::mem::take(&mut self.names);
         self.ids = TermIds::default();
         let facts = std::mem::take(&mut self.facts);
-        let docs = std::mem::take(&mut self.docs);
+        let text = std::mem::take(&mut self.text);
         let totals = std::mem::take(&mut self.totals);
-        if log.len() + docs.len() < PARALLEL_FLUSH {
+        if log.len() + text.docs.len() < PARALLEL_FLUSH {
             write_postings(txn, log, &names)?;
-            return write_facts_and_haystacks(txn, facts, totals, docs);
+            return write_facts_and_haystacks(txn, facts, totals, text);
         }
         std::thread::scope(|scope| {
             let postings = scope.spawn(|| write_postings(txn, log, &names));
-            let rest = write_facts_and_haystacks(txn, facts, totals, docs);
+            let rest = write_facts_and_haystacks(txn, facts, totals, text);
             let postings = postings
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -196,42 +195,61 @@ fn write_postings(
     Ok(())
 }
 
-/// Writes the facts changes, the totals and the haystack chunks of every changed
-/// document (read back from its stored record).
+/// Writes the facts changes, the totals and the haystack chunks of every document
+/// whose haystacks changed.
 fn write_facts_and_haystacks(
     txn: &WriteTransaction,
     mut facts: Vec<(u32, Option<Fact>)>,
     mut totals: TotalsChange,
-    mut docs: Vec<u32>,
+    text: ChangedText,
 ) -> Result<(), redb::Error> {
     last_per_doc(&mut facts);
     facts::apply(&mut txn.open_table(FACTS)?, &facts)?;
     totals.write(txn)?;
-    docs.sort_unstable();
-    docs.dedup();
-    let records = txn.open_table(SEARCH_DOCS)?;
-    let mut changes = Vec::with_capacity(docs.len());
-    for doc in docs {
-        let h = match records.get(doc)? {
-            Some(bytes) => match RecordView::parse(bytes.value()) {
-                Some(view) => Haystacks {
-                    literal: view.literal.to_vec(),
-                    fuzzy: view.fuzzy.as_bytes().to_vec(),
-                },
-                None => {
-                    return Err(StorageError::Corrupted(format!(
-                        "search record {doc} cannot be decoded"
-                    ))
-                    .into());
-                }
-            },
-            None => Haystacks::default(),
-        };
-        changes.push((doc, h));
-    }
-    drop(records);
+    let changes = text.into_changes();
     haystacks::apply(&mut txn.open_table(HAYSTACKS)?, &changes)?;
     Ok(())
+}
+
+/// The new haystacks of the documents whose haystacks changed in a transaction, kept
+/// back to back until the flush writes their chunks (instead of reading a million
+/// search records back at the end of an import).
+#[derive(Debug, Default)]
+struct ChangedText {
+    /// (document, the ranges of `text` holding its literal and fuzzy haystacks, or
+    /// `None` when it no longer holds a memory), in the order they changed.
+    docs: Vec<(u32, Option<(usize, usize, usize)>)>,
+    text: Vec<u8>,
+}
+
+impl ChangedText {
+    /// Records the haystacks of `new` as those of `doc` (`None`: it holds nothing).
+    fn push(&mut self, doc: u32, new: Option<&RecordView<'_>>) {
+        let ranges = new.map(|r| {
+            let start = self.text.len();
+            self.text.extend_from_slice(r.literal);
+            let middle = self.text.len();
+            self.text.extend_from_slice(r.fuzzy.as_bytes());
+            (start, middle, self.text.len())
+        });
+        self.docs.push((doc, ranges));
+    }
+
+    /// Each changed document's last haystacks, by document.
+    fn into_changes(mut self) -> Vec<(u32, Haystacks)> {
+        last_per_doc(&mut self.docs);
+        let text = &self.text;
+        self.docs
+            .into_iter()
+            .map(|(doc, ranges)| {
+                let h = ranges.map_or_else(Haystacks::default, |(a, b, c)| Haystacks {
+                    literal: text[a..b].to_vec(),
+                    fuzzy: text[b..c].to_vec(),
+                });
+                (doc, h)
+            })
+            .collect()
+    }
 }
 
 /// Sorts by document, keeping for each document only the change that came last.
