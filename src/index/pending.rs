@@ -211,6 +211,10 @@ fn write_facts_and_haystacks(
     Ok(())
 }
 
+/// Where a document's literal haystack starts, where it ends and its fuzzy haystack
+/// starts, and where that ends, in [`ChangedText::text`].
+type TextRanges = (usize, usize, usize);
+
 /// The new haystacks of the documents whose haystacks changed in a transaction, kept
 /// back to back until the flush writes their chunks (instead of reading a million
 /// search records back at the end of an import).
@@ -218,7 +222,7 @@ fn write_facts_and_haystacks(
 struct ChangedText {
     /// (document, the ranges of `text` holding its literal and fuzzy haystacks, or
     /// `None` when it no longer holds a memory), in the order they changed.
-    docs: Vec<(u32, Option<(usize, usize, usize)>)>,
+    docs: Vec<(u32, Option<TextRanges>)>,
     text: Vec<u8>,
 }
 
