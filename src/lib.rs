@@ -2,6 +2,7 @@
 
 pub mod cli;
 pub mod commands;
+pub(crate) mod commit;
 pub mod corpus;
 pub mod curate;
 pub mod exchange;

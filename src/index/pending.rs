@@ -7,6 +7,7 @@ use super::haystacks::{self, HAYSTACKS, Haystacks};
 use super::postings::{self, POSTINGS, Posting};
 use super::record::RecordView;
 use super::terms::TermIds;
+use crate::commit::{both, last_per_key};
 use crate::search::SESSION_RECAP;
 use redb::{ReadableTableMetadata, WriteTransaction};
 
@@ -66,8 +67,8 @@ impl PendingIndex {
     pub fn change(&mut self, doc: u32, old: Option<&RecordView<'_>>, new: Option<&RecordView<'_>>) {
         if let (None, Some(new)) = (old, new) {
             // each term's slot is asked for a few terms ahead of its lookup
-            let mut ahead = new.terms().skip(PREFETCH_AHEAD);
-            for (term, _) in new.terms().take(PREFETCH_AHEAD) {
+            let mut ahead = new.terms();
+            for (term, _) in ahead.by_ref().take(PREFETCH_AHEAD) {
                 self.ids.prefetch(term);
             }
             for (term, tf) in terms(new) {
@@ -139,18 +140,13 @@ impl PendingIndex {
         let facts = std::mem::take(&mut self.facts);
         let text = std::mem::take(&mut self.text);
         let totals = std::mem::take(&mut self.totals);
-        if log.len() + text.docs.len() < PARALLEL_FLUSH {
-            write_postings(txn, log, &names)?;
-            return write_facts_and_haystacks(txn, facts, totals, text);
-        }
-        std::thread::scope(|scope| {
-            let postings = scope.spawn(|| write_postings(txn, log, &names));
-            let rest = write_facts_and_haystacks(txn, facts, totals, text);
-            let postings = postings
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            postings.and(rest)
-        })
+        let apart = log.len() + text.docs.len() >= PARALLEL_FLUSH;
+        let (postings, rest) = both(
+            apart,
+            || write_postings(txn, log, &names),
+            || write_facts_and_haystacks(txn, facts, totals, text),
+        );
+        postings.and(rest)
     }
 }
 
@@ -189,7 +185,7 @@ fn write_postings(
         let t = t as usize;
         scratch.clear();
         scratch.extend_from_slice(&edits[starts[t]..starts[t + 1]]);
-        last_per_doc(&mut scratch);
+        last_per_key(&mut scratch);
         postings::apply(&mut table, &names[t], &scratch, empty)?;
     }
     Ok(())
@@ -203,7 +199,7 @@ fn write_facts_and_haystacks(
     mut totals: TotalsChange,
     text: ChangedText,
 ) -> Result<(), redb::Error> {
-    last_per_doc(&mut facts);
+    last_per_key(&mut facts);
     facts::apply(&mut txn.open_table(FACTS)?, &facts)?;
     totals.write(txn)?;
     let changes = text.into_changes();
@@ -241,7 +237,7 @@ impl ChangedText {
 
     /// Each changed document's last haystacks, by document.
     fn into_changes(mut self) -> Vec<(u32, Haystacks)> {
-        last_per_doc(&mut self.docs);
+        last_per_key(&mut self.docs);
         let text = &self.text;
         self.docs
             .into_iter()
@@ -254,21 +250,4 @@ impl ChangedText {
             })
             .collect()
     }
-}
-
-/// Sorts by document, keeping for each document only the change that came last.
-fn last_per_doc<T>(changes: &mut Vec<(u32, T)>) {
-    if changes.windows(2).all(|w| w[0].0 < w[1].0) {
-        return;
-    }
-    // a stable sort keeps equal documents in the order they happened
-    changes.sort_by_key(|c| c.0);
-    let mut out: Vec<(u32, T)> = Vec::with_capacity(changes.len());
-    for c in changes.drain(..) {
-        match out.last_mut() {
-            Some(last) if last.0 == c.0 => *last = c,
-            _ => out.push(c),
-        }
-    }
-    *changes = out;
 }

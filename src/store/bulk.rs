@@ -62,13 +62,7 @@ impl Prepared {
     }
 
     fn check(&self) -> StoreResult<()> {
-        match &self.refused {
-            None => Ok(()),
-            Some(detail) => Err(StoreError::Invalid {
-                id: self.memory.id.clone(),
-                detail: detail.clone(),
-            }),
-        }
+        refused(&self.memory, self.refused.clone())
     }
 }
 
@@ -86,13 +80,17 @@ fn refusal(memory: &Memory) -> Option<String> {
 
 /// Refuses a memory the store could not read back as it was given ([`refusal`]).
 fn check(memory: &Memory) -> StoreResult<()> {
-    match refusal(memory) {
-        None => Ok(()),
-        Some(detail) => Err(StoreError::Invalid {
+    refused(memory, refusal(memory))
+}
+
+/// The error refusing `memory` for `detail`, if there is one.
+fn refused(memory: &Memory, detail: Option<String>) -> StoreResult<()> {
+    detail.map_or(Ok(()), |detail| {
+        Err(StoreError::Invalid {
             id: memory.id.clone(),
             detail,
-        }),
-    }
+        })
+    })
 }
 
 /// What a [`BulkWriter::put`] did.

@@ -4,20 +4,21 @@
 //! relationship while the memories are written.
 
 use super::tables::BACKLINKS;
+use crate::commit::last_per_key;
 use redb::WriteTransaction;
 
 /// The backlink changes of one write transaction, not yet written.
 #[derive(Debug, Default)]
 pub(super) struct PendingLinks {
-    /// (target, linking memory, present) in the order they happened.
-    changes: Vec<(String, String, bool)>,
+    /// ((target, linking memory), present) in the order they happened.
+    changes: Vec<((String, String), bool)>,
 }
 
 impl PendingLinks {
     /// Records that `source` now links (`present`) or no longer links to `target`.
     pub(super) fn set(&mut self, target: &str, source: &str, present: bool) {
         self.changes
-            .push((target.to_string(), source.to_string(), present));
+            .push(((target.to_string(), source.to_string()), present));
     }
 
     /// Number of changes gathered.
@@ -31,17 +32,9 @@ impl PendingLinks {
         if self.changes.is_empty() {
             return Ok(());
         }
-        // stable: the changes of one pair stay in the order they happened
-        self.changes.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        last_per_key(&mut self.changes);
         let mut table = txn.open_multimap_table(BACKLINKS)?;
-        let mut changes = self.changes.iter().peekable();
-        while let Some((target, source, present)) = changes.next() {
-            if changes
-                .peek()
-                .is_some_and(|(t, s, _)| t == target && s == source)
-            {
-                continue;
-            }
+        for ((target, source), present) in &self.changes {
             if *present {
                 table.insert(target.as_str(), source.as_str())?;
             } else {

@@ -6,6 +6,7 @@ use super::error::{StoreError, StoreResult};
 use super::links::PendingLinks;
 use super::open::storage_error;
 use super::tables::{IDS, KEY_NEXT_DOC, MEMORIES, META, RESERVED_META_KEYS, decode_doc};
+use crate::commit::both;
 use crate::index::PendingIndex;
 use crate::model::Memory;
 use redb::{ReadableTable, WriteTransaction};
@@ -129,18 +130,8 @@ impl StoreWriter {
     pub fn commit(mut self) -> StoreResult<()> {
         let links = std::mem::take(&mut self.links);
         let (txn, pending) = (&self.txn, &mut self.pending);
-        let (indexed, linked) = if links.len() < PARALLEL_LINKS {
-            (pending.flush(txn), links.write(txn))
-        } else {
-            std::thread::scope(|scope| {
-                let linked = scope.spawn(|| links.write(txn));
-                let indexed = pending.flush(txn);
-                let linked = linked
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (indexed, linked)
-            })
-        };
+        let apart = links.len() >= PARALLEL_LINKS;
+        let (linked, indexed) = both(apart, || links.write(txn), || pending.flush(txn));
         indexed.and(linked).map_err(|e| self.err(e))?;
         if let Some(next) = self.next_doc {
             let mut meta = self.txn.open_table(META).map_err(|e| self.err(e))?;
