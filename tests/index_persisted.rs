@@ -937,11 +937,19 @@ fn a_store_of_index_version_1_gains_its_haystacks_on_open() {
 }
 
 #[test]
-fn a_store_of_index_version_3_has_its_search_records_rewritten_on_open() {
+fn a_store_of_an_older_index_version_has_its_search_records_rewritten_on_open() {
+    // index version 3 stored term lengths and frequencies in four bytes each (record
+    // version 1); version 4 kept the haystacks in every record too (record version 2).
+    // This build reads neither record.
+    for (index_version, record_version) in [(3u32, 1u8), (4, 2)] {
+        older_records_are_rewritten(index_version, record_version);
+    }
+}
+
+fn older_records_are_rewritten(index_version: u32, record_version: u8) {
+    let context = format!("after opening a version {index_version} store");
     let dir = tempfile::tempdir().expect("dir");
     let (path, before) = closed_store(dir.path());
-    // version 3 stored term lengths and frequencies in four bytes each: its records
-    // carry version byte 1, which this build does not read
     let mut old_records = 0;
     with_raw_db(&path, |txn| {
         let mut records = txn.open_table(SEARCH_DOCS).expect("records");
@@ -957,36 +965,43 @@ fn a_store_of_index_version_3_has_its_search_records_rewritten_on_open() {
                 .expect("record")
                 .value()
                 .to_vec();
-            bytes[0] = 1;
+            bytes[0] = record_version;
             records.insert(doc, bytes.as_slice()).expect("insert");
             old_records += 1;
         }
         txn.open_table(META)
             .expect("meta")
-            .insert(KEY_INDEX, 3u32.to_le_bytes().as_slice())
+            .insert(KEY_INDEX, index_version.to_le_bytes().as_slice())
             .expect("insert");
     });
     assert!(old_records > 0);
-    assert!(!has_index(&path).1, "version 3 taken for the current index");
+    assert!(
+        !has_index(&path).1,
+        "{context}: taken for the current index"
+    );
     let store = Store::open(&path).expect("reopen");
     let reader = store.read().expect("read");
     assert!(
         index_is_current(reader.txn()).expect("meta"),
-        "no rebuild on open"
+        "{context}: no rebuild on open"
     );
     let records = reader.txn().open_table(SEARCH_DOCS).expect("records");
     for entry in records.iter().expect("iter") {
         let (doc, bytes) = entry.expect("entry");
         assert!(
             SearchRecord::decode(bytes.value()).is_some(),
-            "record {} left in the old form",
+            "{context}: record {} left in the old form",
             doc.value()
         );
     }
     drop(records);
     drop(reader);
-    assert_index_exact(&store, "after opening a version 3 store");
-    assert_eq!(brute_force(&store), before, "the memories changed");
+    assert_index_exact(&store, &context);
+    assert_eq!(
+        brute_force(&store),
+        before,
+        "{context}: the memories changed"
+    );
 }
 
 #[test]

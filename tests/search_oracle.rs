@@ -481,7 +481,8 @@ fn missing_or_damaged_search_records_are_rebuilt_from_the_memories() {
             m
         })
         .collect();
-    // with records removed (counts differ) and with damaged records only (counts equal)
+    // with records and every haystack removed (counts differ), and with damaged records
+    // and haystacks only (counts equal)
     for remove in [true, false] {
         damaged_store_agrees(&memories, remove);
     }
@@ -489,6 +490,8 @@ fn missing_or_damaged_search_records_are_rebuilt_from_the_memories() {
 
 fn damaged_store_agrees(memories: &[Memory], remove: bool) {
     use memlens::index::SEARCH_DOCS;
+    use memlens::index::haystacks::{self, Chunk, HAYSTACKS, Haystacks};
+    use redb::ReadableTable;
     let (_dir, store) = store_with(memories);
     {
         let w = store.write().unwrap();
@@ -499,6 +502,25 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
             }
             table.insert(7u32, &b"\x01garbage"[..]).unwrap();
             table.insert(8u32, &b"\x09unknown version"[..]).unwrap();
+            let mut texts = w.txn().open_table(HAYSTACKS).unwrap();
+            if remove {
+                assert!(texts.remove(0u32).unwrap().is_some(), "no haystacks chunk");
+            } else {
+                let bytes = texts.get(0u32).unwrap().unwrap().value().to_vec();
+                let c = Chunk::parse(&bytes).unwrap();
+                let mut slots: Vec<Haystacks> = (0..haystacks::CHUNK_DOCS as usize)
+                    .map(|s| Haystacks {
+                        literal: c.literal(s).to_vec(),
+                        fuzzy: c.fuzzy(s).to_vec(),
+                    })
+                    .collect();
+                // a blank slot, and a fuzzy haystack that is not UTF-8
+                slots[10] = Haystacks::default();
+                slots[12].fuzzy = vec![0xff, 0xfe];
+                texts
+                    .insert(0u32, haystacks::encode(&slots).as_slice())
+                    .unwrap();
+            }
         }
         w.commit().unwrap();
     }
@@ -507,7 +529,7 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
     let opened = Searcher::open(store.read().unwrap()).unwrap();
     assert_eq!((loaded.len(), opened.len()), (30, 30));
     for engine in Engine::ALL {
-        for query in ["", "alpha", "body 7", "garbage", "gamma cache"] {
+        for query in ["", "alpha", "body 7", "garbage", "gamma cache", "10", "m12"] {
             for mode in [
                 BrowseMode::Relevance,
                 BrowseMode::Discovery,

@@ -1,9 +1,12 @@
 //! The persisted literal and fuzzy haystacks, packed in chunks of consecutive
 //! documents, so a literal or fuzzy query over the whole store reads a few hundred
-//! large values (only the text it searches) instead of one record per memory.
+//! large values (only the text it searches) instead of one record per memory. They are
+//! the only stored copy of that text: opening a store reads them beside the search
+//! records.
 
+use crate::model::Memory;
 use memchr::memmem::Finder;
-use redb::{ReadableTable, StorageError, Table, TableDefinition};
+use redb::{AccessGuard, ReadableTable, StorageError, Table, TableDefinition};
 
 /// Chunk number (document / [`CHUNK_DOCS`]) → the haystacks of its documents.
 pub const HAYSTACKS: TableDefinition<u32, &[u8]> = TableDefinition::new("haystacks");
@@ -23,6 +26,47 @@ pub struct Haystacks {
     pub literal: Vec<u8>,
     /// The fuzzy haystack.
     pub fuzzy: Vec<u8>,
+}
+
+impl Haystacks {
+    /// The haystacks of a memory.
+    pub fn of(m: &Memory) -> Haystacks {
+        let mut literal = Vec::with_capacity(m.body.len() + m.id.len() + 32);
+        super::prepare::literal_into(m, &mut literal);
+        let mut fuzzy = Vec::new();
+        super::prepare::fuzzy_into(m, &mut fuzzy);
+        Haystacks { literal, fuzzy }
+    }
+
+    /// The haystacks borrowed; `None` when the fuzzy one is not UTF-8.
+    pub fn text(&self) -> Option<Text<'_>> {
+        Text::new(&self.literal, &self.fuzzy)
+    }
+}
+
+/// One document's literal and fuzzy haystacks, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Text<'a> {
+    /// The lowercased literal haystack (UTF-8, not re-validated when read).
+    pub literal: &'a [u8],
+    /// The fuzzy haystack.
+    pub fuzzy: &'a str,
+}
+
+impl<'a> Text<'a> {
+    /// The two haystacks; `None` when the fuzzy one is not UTF-8.
+    pub fn new(literal: &'a [u8], fuzzy: &'a [u8]) -> Option<Text<'a>> {
+        let fuzzy = std::str::from_utf8(fuzzy).ok()?;
+        Some(Text { literal, fuzzy })
+    }
+
+    /// A copy of both haystacks.
+    pub fn owned(self) -> Haystacks {
+        Haystacks {
+            literal: self.literal.to_vec(),
+            fuzzy: self.fuzzy.as_bytes().to_vec(),
+        }
+    }
 }
 
 /// A stored chunk read in place.
@@ -70,6 +114,16 @@ impl<'a> Chunk<'a> {
     /// The fuzzy haystack of slot `slot`.
     pub fn fuzzy(&self, slot: usize) -> &'a [u8] {
         self.range(1, slot)
+    }
+
+    /// Both haystacks of slot `slot`, when it holds a memory's (a memory's literal
+    /// haystack is never empty: it holds the id) and they are readable.
+    pub fn text(&self, slot: usize) -> Option<Text<'a>> {
+        let literal = self.literal(slot);
+        if literal.is_empty() {
+            return None;
+        }
+        Text::new(literal, self.fuzzy(slot))
     }
 
     /// Calls `hit` once for every slot whose literal haystack contains the word `finder`
@@ -137,6 +191,43 @@ pub fn for_each<T: ReadableTable<u32, &'static [u8]>>(
         f(chunk.value(), &parsed);
     }
     Ok(())
+}
+
+/// Reads the haystacks of documents asked for in ascending order (mostly), holding
+/// the one chunk they are in: a pass over every document reads each chunk once.
+pub struct ChunkCursor<'t, T> {
+    table: &'t T,
+    /// The chunk held: its number and its stored bytes (`None` when it is missing or
+    /// damaged).
+    held: Option<(u32, Option<AccessGuard<'t, &'static [u8]>>)>,
+}
+
+impl<'t, T: ReadableTable<u32, &'static [u8]>> ChunkCursor<'t, T> {
+    /// A cursor over the chunks of `table`.
+    pub fn new(table: &'t T) -> ChunkCursor<'t, T> {
+        ChunkCursor { table, held: None }
+    }
+
+    /// The haystacks stored for `doc`; `None` when its chunk is missing or damaged or
+    /// holds no memory's text for it.
+    pub fn text(&mut self, doc: u32) -> Result<Option<Text<'_>>, StorageError> {
+        let chunk = doc / CHUNK_DOCS;
+        if self.held.as_ref().is_none_or(|(held, _)| *held != chunk) {
+            let guard = self
+                .table
+                .get(chunk)?
+                .filter(|g| Chunk::parse(g.value()).is_some());
+            self.held = Some((chunk, guard));
+        }
+        let Some((_, Some(guard))) = &self.held else {
+            return Ok(None);
+        };
+        // checked when it was read
+        let c = Chunk {
+            bytes: guard.value(),
+        };
+        Ok(c.text((doc % CHUNK_DOCS) as usize))
+    }
 }
 
 fn damaged(chunk: u32) -> StorageError {

@@ -3,15 +3,16 @@
 //!
 //! Three tables, all written by [`IndexWriter`] in the transaction that writes the
 //! memory:
-//! - `SEARCH_DOCS`: one [`SearchRecord`] per memory (its terms with frequencies, its
-//!   literal and fuzzy haystacks, the fields filters and browse modes read), from which
-//!   the in-memory searcher builds its columns without parsing any memory's JSON;
+//! - `SEARCH_DOCS`: one [`SearchRecord`] per memory (its terms with frequencies and
+//!   the fields filters and browse modes read), from which the in-memory searcher
+//!   builds its columns without parsing any memory's JSON;
 //! - [`postings::POSTINGS`]: the inverted index, each term's documents with their
 //!   frequencies in blocks of consecutive documents;
 //! - [`facts::FACTS`]: per document, what the default filters and BM25's statistics
 //!   need (deleted, session recap, length, created_at), packed in chunks;
 //! - [`haystacks::HAYSTACKS`]: the literal and fuzzy haystacks, packed in chunks, for
-//!   literal and fuzzy queries that read only the text they search.
+//!   literal and fuzzy queries that read only the text they search, and for the
+//!   searcher's own copy of that text (the records do not repeat it).
 //!
 //! Postings, facts and haystack changes are gathered in a [`PendingIndex`] and written when the
 //! transaction commits, so an import touches each term's blocks once, while a single
@@ -28,6 +29,7 @@ pub mod record;
 mod terms;
 pub mod tokenize;
 
+use haystacks::{Haystacks, Text};
 pub use pending::PendingIndex;
 pub use rebuild::{INDEX_VERSION, KEY_INDEX, index_is_current, rebuild};
 pub use record::{RecordView, SearchRecord};
@@ -48,12 +50,54 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     Ok(())
 }
 
-/// The stored bytes of a memory's search record (what [`IndexWriter::change`] writes),
-/// so a reader thread can prepare them before the write.
+/// The stored bytes of a memory's search record.
 pub fn record_bytes(m: &Memory) -> Vec<u8> {
-    let mut w = Vec::with_capacity(m.body.len() * 3 + 256);
+    let mut w = Vec::with_capacity(m.body.len() * 2 + 256);
     prepare::encode_record(m, &mut w);
     w
+}
+
+/// What the index stores of one memory, computed together so that a reader thread
+/// can prepare it before the write: its search record and its literal and fuzzy
+/// haystacks, back to back in one buffer.
+#[derive(Debug, Default)]
+pub struct IndexEntry {
+    bytes: Vec<u8>,
+    /// Where the record ends and the literal haystack starts.
+    record_end: usize,
+    /// Where the literal haystack ends and the fuzzy one starts.
+    literal_end: usize,
+}
+
+impl IndexEntry {
+    /// The index entry of a memory.
+    pub fn of(m: &Memory) -> IndexEntry {
+        let mut bytes = Vec::with_capacity(m.body.len() * 3 + 512);
+        prepare::encode_record(m, &mut bytes);
+        let record_end = bytes.len();
+        prepare::literal_into(m, &mut bytes);
+        let literal_end = bytes.len();
+        prepare::fuzzy_into(m, &mut bytes);
+        IndexEntry {
+            bytes,
+            record_end,
+            literal_end,
+        }
+    }
+
+    /// The search record's stored bytes.
+    pub fn record(&self) -> &[u8] {
+        &self.bytes[..self.record_end]
+    }
+
+    /// The haystacks.
+    pub fn text(&self) -> Text<'_> {
+        Text {
+            literal: &self.bytes[self.record_end..self.literal_end],
+            // built from whole strings
+            fuzzy: std::str::from_utf8(&self.bytes[self.literal_end..]).unwrap_or_default(),
+        }
+    }
 }
 
 /// The index tables held open for many changes in one write transaction (opening a
@@ -85,37 +129,47 @@ impl<'w> IndexWriter<'w> {
         new: Option<&Memory>,
     ) -> Result<(), redb::Error> {
         match new {
-            Some(m) => self.put_record(doc, &record_bytes(m), old),
+            Some(m) => self.put_entry(doc, &IndexEntry::of(m), old),
             None => {
                 let before = self.docs.remove(doc)?.map(|g| g.value().to_vec());
-                self.note(doc, before.as_deref(), old, None);
+                self.note(doc, before.as_deref(), old, None, None);
                 Ok(())
             }
         }
     }
 
-    /// Stores a memory under `doc` given its [`record_bytes`] (prepared elsewhere);
-    /// the same as [`change`](Self::change) with that memory as `new`. `old` is the
-    /// memory stored there before, used when its stored record is unreadable.
-    pub fn put_record(
+    /// Stores a memory under `doc` given its [`IndexEntry`] (prepared elsewhere); the
+    /// same as [`change`](Self::change) with that memory as `new`. `old` is the memory
+    /// stored there before: its haystacks are compared with the new ones (a chunk is
+    /// rewritten only when they differ), and its record stands in for a stored one
+    /// that is unreadable.
+    pub fn put_entry(
         &mut self,
         doc: u32,
-        record: &[u8],
+        entry: &IndexEntry,
         old: Option<&Memory>,
     ) -> Result<(), redb::Error> {
-        let before = self.docs.insert(doc, record)?.map(|g| g.value().to_vec());
-        self.note(doc, before.as_deref(), old, Some(record));
+        let before = self
+            .docs
+            .insert(doc, entry.record())?
+            .map(|g| g.value().to_vec());
+        let old_text = old.map(Haystacks::of);
+        let text = entry.text();
+        let changed = old_text.as_ref().and_then(Haystacks::text) != Some(text);
+        let text = changed.then_some(text);
+        self.note(doc, before.as_deref(), old, Some(entry.record()), text);
         Ok(())
     }
 
-    /// Hands the change of `doc` from the stored record `before` to `after` to the
-    /// pending postings and facts.
+    /// Hands the change of `doc` from the stored record `before` to `after` (with its
+    /// haystacks `text` when they changed) to the pending postings and facts.
     fn note(
         &mut self,
         doc: u32,
         before: Option<&[u8]>,
         old: Option<&Memory>,
         after: Option<&[u8]>,
+        text: Option<Text<'_>>,
     ) {
         let rebuilt;
         let before = match (before.and_then(RecordView::parse), old) {
@@ -127,6 +181,7 @@ impl<'w> IndexWriter<'w> {
             (None, None) => None,
         };
         let after = after.and_then(RecordView::parse);
-        self.pending.change(doc, before.as_ref(), after.as_ref());
+        self.pending
+            .change(doc, before.as_ref(), after.as_ref(), text);
     }
 }

@@ -3,7 +3,7 @@
 //! each facts chunk once, not once per memory.
 
 use super::facts::{self, FACTS, Fact, TotalsChange};
-use super::haystacks::{self, HAYSTACKS, Haystacks};
+use super::haystacks::{self, HAYSTACKS, Haystacks, Text};
 use super::postings::{self, POSTINGS, Posting};
 use super::record::RecordView;
 use super::terms::TermIds;
@@ -64,7 +64,16 @@ impl PendingIndex {
     }
 
     /// Records that `doc` changed from the record `old` to `new` (`None` = absent).
-    pub fn change(&mut self, doc: u32, old: Option<&RecordView<'_>>, new: Option<&RecordView<'_>>) {
+    /// `text` is the new document's haystacks when they differ from the stored ones
+    /// (always, for a document new to the store); when `new` is `None` its haystacks
+    /// are removed.
+    pub fn change(
+        &mut self,
+        doc: u32,
+        old: Option<&RecordView<'_>>,
+        new: Option<&RecordView<'_>>,
+        text: Option<Text<'_>>,
+    ) {
         if let (None, Some(new)) = (old, new) {
             // each term's slot is asked for a few terms ahead of its lookup
             let mut ahead = new.terms();
@@ -80,7 +89,9 @@ impl PendingIndex {
             let fact = fact_of(new);
             self.totals.count(&fact, 1);
             self.facts.push((doc, Some(fact)));
-            self.text.push(doc, Some(new));
+            if text.is_some() {
+                self.text.push(doc, text);
+            }
             return;
         }
         let mut old_terms = old.map(terms).into_iter().flatten().peekable();
@@ -109,9 +120,10 @@ impl PendingIndex {
                 }
             }
         }
-        let old_text = old.map(|r| (r.literal, r.fuzzy));
-        if old_text != new.map(|r| (r.literal, r.fuzzy)) {
-            self.text.push(doc, new);
+        match (new, text) {
+            (None, _) => self.text.push(doc, None),
+            (Some(_), Some(text)) => self.text.push(doc, Some(text)),
+            (Some(_), None) => {}
         }
         let fact = new.map(fact_of);
         let old_fact = old.map(fact_of);
@@ -223,13 +235,13 @@ struct ChangedText {
 }
 
 impl ChangedText {
-    /// Records the haystacks of `new` as those of `doc` (`None`: it holds nothing).
-    fn push(&mut self, doc: u32, new: Option<&RecordView<'_>>) {
-        let ranges = new.map(|r| {
+    /// Records `new` as the haystacks of `doc` (`None`: it holds nothing).
+    fn push(&mut self, doc: u32, new: Option<Text<'_>>) {
+        let ranges = new.map(|t| {
             let start = self.text.len();
-            self.text.extend_from_slice(r.literal);
+            self.text.extend_from_slice(t.literal);
             let middle = self.text.len();
-            self.text.extend_from_slice(r.fuzzy.as_bytes());
+            self.text.extend_from_slice(t.fuzzy.as_bytes());
             (start, middle, self.text.len())
         });
         self.docs.push((doc, ranges));

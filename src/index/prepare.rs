@@ -59,8 +59,6 @@ pub fn encode_record(m: &Memory, w: &mut Vec<u8>) {
         w.extend(v.to_le_bytes());
     }
     put_list_of(w, m.relationships.iter().map(|r| r.target.as_str()));
-    with_length(w, |w| literal_into(m, w));
-    with_length(w, |w| fuzzy_into(m, w));
     SCRATCH.with(|s| terms_into(m, &mut s.borrow_mut(), w));
 }
 
@@ -68,17 +66,8 @@ fn code<T: PartialEq>(all: &[T], v: T) -> u8 {
     all.iter().position(|x| *x == v).unwrap_or(0) as u8
 }
 
-/// Writes a `put_str`-style length prefix for whatever `f` appends.
-fn with_length(w: &mut Vec<u8>, f: impl FnOnce(&mut Vec<u8>)) {
-    let at = w.len();
-    put_u32(w, 0);
-    f(w);
-    let n = len_u32(w.len() - at - 4);
-    w[at..at + 4].copy_from_slice(&n.to_le_bytes());
-}
-
 /// `tokenize::literal_haystack`, appended.
-fn literal_into(m: &Memory, w: &mut Vec<u8>) {
+pub fn literal_into(m: &Memory, w: &mut Vec<u8>) {
     let mut first = true;
     for_each_field(m, |field| {
         if !first {
@@ -96,7 +85,7 @@ fn literal_into(m: &Memory, w: &mut Vec<u8>) {
 }
 
 /// `tokenize::fuzzy_haystack`, appended.
-fn fuzzy_into(m: &Memory, w: &mut Vec<u8>) {
+pub fn fuzzy_into(m: &Memory, w: &mut Vec<u8>) {
     let headline = m.headline();
     let cut = headline
         .char_indices()
@@ -156,11 +145,19 @@ fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) {
 mod tests {
     use super::*;
     use crate::index::SearchRecord;
+    use crate::index::tokenize::{fuzzy_haystack, literal_haystack};
     use crate::model::{Relationship, Timestamp};
 
+    /// The record written straight into bytes, after checking that the haystacks
+    /// written beside it are those of the plain haystack functions.
     fn fast(m: &Memory) -> Vec<u8> {
         let mut w = Vec::new();
         encode_record(m, &mut w);
+        let entry = crate::index::IndexEntry::of(m);
+        assert_eq!(entry.record(), w.as_slice());
+        let text = entry.text();
+        assert_eq!(text.literal, literal_haystack(m).as_bytes(), "{}", m.id);
+        assert_eq!(text.fuzzy, fuzzy_haystack(m), "{}", m.id);
         w
     }
 

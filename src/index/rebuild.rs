@@ -1,18 +1,18 @@
-//! Rebuilding the persisted postings and facts from the stored memories, for stores
-//! written before they existed (or of another index version), and the marker that
-//! says the index of a store is complete.
+//! Rebuilding the index (search records, postings, facts and haystacks) from the
+//! stored memories, for stores written before it existed (or of another index
+//! version), and the marker that says the index of a store is complete.
 
 use super::facts::FACTS;
 use super::haystacks::HAYSTACKS;
 use super::postings::POSTINGS;
-use super::{PendingIndex, RecordView, SEARCH_DOCS, record_bytes};
+use super::{IndexEntry, PendingIndex, RecordView, SEARCH_DOCS};
 use crate::store::tables::{MEMORIES, META, decode};
 use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransaction};
 
 /// `META` key of the index version; present only when postings and facts are complete.
 pub const KEY_INDEX: &str = "index_version";
 /// The version of the persisted postings and facts this build writes.
-pub const INDEX_VERSION: u32 = 4;
+pub const INDEX_VERSION: u32 = 5;
 
 /// True when the snapshot's postings and facts are complete and of this version, so
 /// queries may read them instead of loading every memory.
@@ -33,12 +33,13 @@ pub(crate) fn stamp(txn: &WriteTransaction) -> Result<(), redb::Error> {
     Ok(())
 }
 
-/// Rebuilds postings and facts from the stored memories (and any search record that is
-/// missing or unreadable from its memory), then stamps the index version.
+/// Rebuilds the whole index from the stored memories, then stamps the index version.
 pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.delete_table(SEARCH_DOCS)?;
     txn.delete_table(POSTINGS)?;
     txn.delete_table(FACTS)?;
     txn.delete_table(HAYSTACKS)?;
+    txn.open_table(SEARCH_DOCS)?;
     txn.open_table(POSTINGS)?;
     txn.open_table(FACTS)?;
     txn.open_table(HAYSTACKS)?;
@@ -47,35 +48,16 @@ pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
     {
         let memories = txn.open_table(MEMORIES)?;
         let mut records = txn.open_table(SEARCH_DOCS)?;
-        let mut stored_docs = Vec::new();
         for entry in memories.iter()? {
             let (doc, raw) = entry?;
             let doc = doc.value();
-            stored_docs.push(doc);
-            let record = records.get(doc)?.map(|g| g.value().to_vec());
-            let record = match record.filter(|r| RecordView::parse(r).is_some()) {
-                Some(r) => r,
-                None => {
-                    let memory = decode(raw.value()).ok_or_else(|| {
-                        StorageError::Corrupted(format!("memory record {doc} cannot be decoded"))
-                    })?;
-                    let rebuilt = record_bytes(&memory);
-                    records.insert(doc, rebuilt.as_slice())?;
-                    rebuilt
-                }
-            };
-            pending.change(doc, None, RecordView::parse(&record).as_ref());
-        }
-        // search records of documents that no longer hold a memory
-        let mut orphans = Vec::new();
-        for entry in records.iter()? {
-            let doc = entry?.0.value();
-            if stored_docs.binary_search(&doc).is_err() {
-                orphans.push(doc);
-            }
-        }
-        for doc in orphans {
-            records.remove(doc)?;
+            let memory = decode(raw.value()).ok_or_else(|| {
+                StorageError::Corrupted(format!("memory record {doc} cannot be decoded"))
+            })?;
+            let entry = IndexEntry::of(&memory);
+            records.insert(doc, entry.record())?;
+            let record = RecordView::parse(entry.record());
+            pending.change(doc, None, record.as_ref(), Some(entry.text()));
         }
     }
     pending.flush(txn)?;

@@ -1,12 +1,14 @@
-//! The search record: exactly what search needs of one memory, in a compact binary form
-//! stored beside it, so opening a store never has to parse every memory's JSON.
+//! The search record: what search needs of one memory apart from the text it matches
+//! (its fields and BM25 terms), in a compact binary form stored beside it, so opening a
+//! store never has to parse every memory's JSON. The literal and fuzzy haystacks are
+//! stored once, in the haystack chunks ([`super::haystacks`]).
 
-use super::tokenize::{for_each_field, for_each_token, fuzzy_haystack, literal_haystack};
+use super::tokenize::{for_each_field, for_each_token};
 use crate::model::{FEEL_COUNT, Memory, Scope, Status};
 
 /// Version byte at the start of every encoded record; a record with another version is
 /// rebuilt from the memory itself.
-pub const RECORD_VERSION: u8 = 2;
+pub const RECORD_VERSION: u8 = 3;
 
 /// What search keeps of one memory.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,10 +49,6 @@ pub struct SearchRecord {
     pub feel: [Option<f64>; FEEL_COUNT],
     /// Relationship targets (for relationship_count, which depends on the whole store).
     pub targets: Vec<String>,
-    /// The lowercased literal haystack.
-    pub literal: String,
-    /// The fuzzy haystack.
-    pub fuzzy: String,
     /// Distinct BM25 terms with their frequency, sorted by term.
     pub terms: Vec<(String, u32)>,
     /// Number of BM25 tokens in the document (its length, dl).
@@ -99,8 +97,6 @@ impl SearchRecord {
             rem_visits: m.rem_visits,
             feel: m.feel,
             targets: m.relationships.iter().map(|r| r.target.clone()).collect(),
-            literal: literal_haystack(m),
-            fuzzy: fuzzy_haystack(m),
             terms,
             length,
         }
@@ -108,7 +104,7 @@ impl SearchRecord {
 
     /// The record in its stored form.
     pub fn encode(&self) -> Vec<u8> {
-        let mut w = Vec::with_capacity(self.literal.len() * 2 + self.fuzzy.len() + 128);
+        let mut w = Vec::with_capacity(self.terms.len() * 12 + 384);
         w.push(RECORD_VERSION);
         put_str(&mut w, &self.id);
         put_str(&mut w, &self.memory_type);
@@ -143,8 +139,6 @@ impl SearchRecord {
             w.extend(v.to_le_bytes());
         }
         put_list(&mut w, &self.targets);
-        put_str(&mut w, &self.literal);
-        put_str(&mut w, &self.fuzzy);
         put_u32(&mut w, self.length);
         put_u32(&mut w, len_u32(self.terms.len()));
         for (t, tf) in &self.terms {
@@ -176,8 +170,6 @@ impl SearchRecord {
             rem_visits: v.rem_visits,
             feel: v.feel,
             targets: own(&v.targets),
-            literal: String::from_utf8(v.literal.to_vec()).ok()?,
-            fuzzy: v.fuzzy.to_string(),
             terms: v
                 .terms()
                 .map(|(t, tf)| Some((String::from_utf8(t.to_vec()).ok()?, tf)))
@@ -226,10 +218,6 @@ pub struct RecordView<'a> {
     pub feel: [Option<f64>; FEEL_COUNT],
     /// Relationship targets.
     pub targets: Vec<&'a str>,
-    /// The lowercased literal haystack (UTF-8, not re-validated when read).
-    pub literal: &'a [u8],
-    /// The fuzzy haystack.
-    pub fuzzy: &'a str,
     /// Number of BM25 tokens.
     pub length: u32,
     term_bytes: &'a [u8],
@@ -272,8 +260,6 @@ impl<'a> RecordView<'a> {
             }
         }
         let targets = r.list()?;
-        let literal = r.bytes()?;
-        let fuzzy = r.str()?;
         let length = r.u32()?;
         let term_count = r.u32()?;
         let term_bytes = &bytes[r.at..];
@@ -296,8 +282,6 @@ impl<'a> RecordView<'a> {
             rem_visits,
             feel,
             targets,
-            literal,
-            fuzzy,
             length,
             term_bytes,
         };

@@ -3,6 +3,7 @@
 
 use crate::index::RecordView;
 use crate::index::TermIds;
+use crate::index::haystacks::Text;
 use crate::index::record::section_terms;
 use crate::model::derived::bayesian_rating;
 use crate::model::{Composite, FEEL_COUNT, Scope, Status, Timestamp};
@@ -212,17 +213,18 @@ impl Corpus {
         self.docs.len()
     }
 
-    /// Adds one memory: its document number, stored bytes and search record.
-    /// `raw` is the stored memory when the searcher keeps its own copy of them.
-    pub fn push(&mut self, doc: u32, raw: Option<&[u8]>, rec: &RecordView<'_>) {
+    /// Adds one memory: its document number, stored bytes, search record and
+    /// haystacks. `raw` is the stored memory when the searcher keeps its own copy of
+    /// them.
+    pub fn push(&mut self, doc: u32, raw: Option<&[u8]>, rec: &RecordView<'_>, text: Text<'_>) {
         let slot = self.docs.len();
         self.docs.push(doc);
         if let Some(raw) = raw {
             self.raw.push(raw);
         }
         self.ids.push(rec.id);
-        self.literal.push(rec.literal);
-        self.fuzzy.push(rec.fuzzy);
+        self.literal.push(text.literal);
+        self.fuzzy.push(text.fuzzy);
         self.created.push(rec.created_at);
         self.updated.push(rec.updated_at);
         let t = self.type_names.intern(rec.memory_type);

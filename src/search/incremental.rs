@@ -4,7 +4,8 @@
 //! counts, the time order, BM25 statistics, browse orders) is derived again, so the
 //! result is the very state a fresh [`Searcher::load`] of the new snapshot would hold.
 
-use crate::index::{RecordView, SEARCH_DOCS};
+use crate::index::haystacks::{ChunkCursor, HAYSTACKS, Haystacks, Text};
+use crate::index::{IndexEntry, RecordView, SEARCH_DOCS};
 use crate::model::FEEL_COUNT;
 use crate::search::corpus::{Arena, ByteArena, Column, Corpus, Offsets};
 use crate::search::searcher::{Searcher, corrupt, storage};
@@ -13,12 +14,13 @@ use crate::store::{StoreReader, StoreResult};
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-/// One changed memory as it is stored now: its document number, stored bytes and
-/// encoded search record.
+/// One changed memory as it is stored now: its document number, stored bytes,
+/// encoded search record and haystacks.
 struct Fresh {
     doc: u32,
     raw: Vec<u8>,
     record: Vec<u8>,
+    text: Haystacks,
 }
 
 impl Searcher {
@@ -30,8 +32,7 @@ impl Searcher {
     pub fn apply(&self, reader: StoreReader, changed: &[String]) -> StoreResult<Searcher> {
         let changed: HashSet<&str> = changed.iter().map(String::as_str).collect();
         let keeps_raw = !self.reads_snapshot();
-        let mut fresh = read_changed(&reader, &changed, keeps_raw)?;
-        fresh.sort_unstable_by_key(|f| f.doc);
+        let fresh = read_changed(&reader, &changed, keeps_raw)?;
         let old = &self.corpus;
         // The changed memories as they are now, numbering new names after the old ones.
         let mut new = if old.holds_terms {
@@ -44,7 +45,8 @@ impl Searcher {
         new.tag_names = old.tag_names.clone();
         for f in &fresh {
             let view = RecordView::parse(&f.record).ok_or_else(|| corrupt(&reader, f.doc))?;
-            new.push(f.doc, keeps_raw.then_some(f.raw.as_slice()), &view);
+            let text = f.text.text().ok_or_else(|| corrupt(&reader, f.doc))?;
+            new.push(f.doc, keeps_raw.then_some(f.raw.as_slice()), &view, text);
         }
         new.letters();
         let pieces = pieces(old, &new, &changed);
@@ -226,8 +228,9 @@ fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool, holds_terms: bool) ->
     }
 }
 
-/// The changed memories still in the store, each with its stored bytes (when the
-/// searcher keeps a copy) and its search record (rebuilt when missing or outdated).
+/// The changed memories still in the store, by document number, each with its stored
+/// bytes (when the searcher keeps a copy), its search record and its haystacks (both
+/// rebuilt from the memory when missing or outdated).
 fn read_changed(
     reader: &StoreReader,
     changed: &HashSet<&str>,
@@ -236,11 +239,18 @@ fn read_changed(
     let txn = reader.txn();
     let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
     let records = txn.open_table(SEARCH_DOCS).ok();
-    let mut out = Vec::with_capacity(changed.len());
+    let haystacks = txn.open_table(HAYSTACKS).ok();
+    let mut texts = haystacks.as_ref().map(ChunkCursor::new);
+    let mut docs = Vec::with_capacity(changed.len());
     for id in changed {
-        let Some(doc) = reader.doc_of(id)? else {
-            continue; // purged
-        };
+        // a purged memory has no number any more
+        if let Some(doc) = reader.doc_of(id)? {
+            docs.push(doc);
+        }
+    }
+    docs.sort_unstable();
+    let mut out = Vec::with_capacity(docs.len());
+    for doc in docs {
         let raw = memories
             .get(doc)
             .map_err(|e| storage(reader, e))?
@@ -255,17 +265,26 @@ fn read_changed(
                 .filter(|r| RecordView::parse(r).is_some()),
             None => None,
         };
-        let record = match stored {
-            Some(r) => r,
+        let text = match texts.as_mut() {
+            Some(t) => t
+                .text(doc)
+                .map_err(|e| storage(reader, e))?
+                .map(Text::owned),
+            None => None,
+        };
+        let (record, text) = match stored.zip(text) {
+            Some(both) => both,
             None => {
                 let memory = decode(&raw).ok_or_else(|| corrupt(reader, doc))?;
-                crate::index::record_bytes(&memory)
+                let entry = IndexEntry::of(&memory);
+                (entry.record().to_vec(), entry.text().owned())
             }
         };
         out.push(Fresh {
             doc,
             raw: if keeps_raw { raw } else { Vec::new() },
             record,
+            text,
         });
     }
     Ok(out)

@@ -1,8 +1,9 @@
 //! The searcher: the in-memory search state of one store snapshot, answering
 //! [`SearchRequest`]s exactly as SPEC §3 defines them.
 
+use crate::index::haystacks::{ChunkCursor, HAYSTACKS};
 use crate::index::tokenize::literal_words;
-use crate::index::{RecordView, SEARCH_DOCS};
+use crate::index::{IndexEntry, RecordView, SEARCH_DOCS};
 use crate::search::corpus::Corpus;
 use crate::search::engine;
 use crate::search::filter::CompiledFilters;
@@ -108,8 +109,8 @@ pub(crate) fn corrupt(reader: &StoreReader, doc: u32) -> StoreError {
     StoreError::corrupt_record(reader.path(), doc)
 }
 
-/// Adds a memory whose stored search record is missing or damaged, from a record
-/// rebuilt from the memory itself.
+/// Adds a memory whose stored search record or haystacks are missing or damaged,
+/// from an index entry rebuilt from the memory itself.
 fn push_rebuilt(
     corpus: &mut Corpus,
     reader: &StoreReader,
@@ -117,10 +118,22 @@ fn push_rebuilt(
     raw: Option<&[u8]>,
     memory: &crate::model::Memory,
 ) -> StoreResult<()> {
-    let bytes = crate::index::record_bytes(memory);
-    let view = RecordView::parse(&bytes).ok_or_else(|| corrupt(reader, doc))?;
-    corpus.push(doc, raw, &view);
+    let entry = IndexEntry::of(memory);
+    let view = RecordView::parse(entry.record()).ok_or_else(|| corrupt(reader, doc))?;
+    corpus.push(doc, raw, &view, entry.text());
     Ok(())
+}
+
+/// Opens an index table of `reader`'s snapshot; `None` when the store has none.
+fn index_table(
+    reader: &StoreReader,
+    table: redb::TableDefinition<u32, &'static [u8]>,
+) -> StoreResult<Option<redb::ReadOnlyTable<u32, &'static [u8]>>> {
+    match reader.txn().open_table(table) {
+        Ok(t) => Ok(Some(t)),
+        Err(TableError::TableDoesNotExist(_)) => Ok(None),
+        Err(e) => Err(storage(reader, e)),
+    }
 }
 
 impl Searcher {
@@ -130,11 +143,9 @@ impl Searcher {
     pub fn load(reader: &StoreReader) -> StoreResult<Searcher> {
         let txn = reader.txn();
         let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
-        let records = match txn.open_table(SEARCH_DOCS) {
-            Ok(t) => Some(t),
-            Err(TableError::TableDoesNotExist(_)) => None,
-            Err(e) => return Err(storage(reader, e)),
-        };
+        let records = index_table(reader, SEARCH_DOCS)?;
+        let haystacks = index_table(reader, HAYSTACKS)?;
+        let mut texts = haystacks.as_ref().map(ChunkCursor::new);
         let mut record_iter = match &records {
             Some(t) => Some(t.iter().map_err(|e| storage(reader, e))?.peekable()),
             None => None,
@@ -158,8 +169,13 @@ impl Searcher {
                     record = it.next().and_then(Result::ok).map(|(_, v)| v);
                 }
             }
-            match record.as_ref().and_then(|r| RecordView::parse(r.value())) {
-                Some(view) => corpus.push(doc, Some(raw), &view),
+            let text = match texts.as_mut() {
+                Some(t) => t.text(doc).map_err(|e| storage(reader, e))?,
+                None => None,
+            };
+            let view = record.as_ref().and_then(|r| RecordView::parse(r.value()));
+            match view.zip(text) {
+                Some((view, text)) => corpus.push(doc, Some(raw), &view, text),
                 None => {
                     let memory = decode(raw).ok_or_else(|| corrupt(reader, doc))?;
                     push_rebuilt(&mut corpus, reader, doc, Some(raw), &memory)?;
@@ -188,11 +204,13 @@ impl Searcher {
     fn from_records(reader: &StoreReader) -> StoreResult<Option<Corpus>> {
         let txn = reader.txn();
         let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
-        let records = match txn.open_table(SEARCH_DOCS) {
-            Ok(t) => t,
-            Err(TableError::TableDoesNotExist(_)) => return Ok(None),
-            Err(e) => return Err(storage(reader, e)),
+        let Some(records) = index_table(reader, SEARCH_DOCS)? else {
+            return Ok(None);
         };
+        let Some(haystacks) = index_table(reader, HAYSTACKS)? else {
+            return Ok(None);
+        };
+        let mut texts = ChunkCursor::new(&haystacks);
         let count = |len: Result<u64, redb::StorageError>| len.map_err(|e| storage(reader, e));
         if count(memories.len())? != count(records.len())? {
             return Ok(None);
@@ -207,8 +225,9 @@ impl Searcher {
         for entry in records.iter().map_err(|e| storage(reader, e))? {
             let (doc, record) = entry.map_err(|e| storage(reader, e))?;
             let doc = doc.value();
-            match RecordView::parse(record.value()) {
-                Some(view) => corpus.push(doc, None, &view),
+            let text = texts.text(doc).map_err(|e| storage(reader, e))?;
+            match RecordView::parse(record.value()).zip(text) {
+                Some((view, text)) => corpus.push(doc, None, &view, text),
                 None => {
                     let memory = reader.get_doc(doc)?.ok_or_else(|| corrupt(reader, doc))?;
                     push_rebuilt(&mut corpus, reader, doc, None, &memory)?;

@@ -5,7 +5,7 @@ use super::error::{StoreError, StoreResult};
 use super::links::PendingLinks;
 use super::open::storage_error;
 use super::tables::{IDS, MEMORIES, decode_doc, encode_into};
-use crate::index::{IndexWriter, PendingIndex};
+use crate::index::{IndexEntry, IndexWriter, PendingIndex};
 use crate::model::Memory;
 use redb::{ReadableTable, Table, WriteTransaction};
 use std::path::Path;
@@ -25,16 +25,16 @@ pub struct BulkWriter<'w> {
     buffer: Vec<u8>,
 }
 
-/// A memory with both of its stored forms computed (on any thread): the `MEMORIES`
-/// encoding of [`encode_into`] and the search record of [`crate::index::record_bytes`].
+/// A memory with its stored forms computed (on any thread): the `MEMORIES` encoding
+/// of [`encode_into`] and its [`IndexEntry`].
 #[derive(Debug)]
 pub struct Prepared {
     /// The memory itself.
     pub memory: Memory,
     /// Its `MEMORIES` encoding.
     pub encoded: Vec<u8>,
-    /// Its search record bytes.
-    pub record: Vec<u8>,
+    /// Its search record and haystacks.
+    pub entry: IndexEntry,
     /// Why the store would refuse it ([`check`]), found where it was prepared.
     refused: Option<String>,
 }
@@ -51,12 +51,12 @@ impl Prepared {
     /// [`super::tables::decode`] reads back as exactly `memory`, such as the JSON line
     /// it was read from.
     pub fn with_encoding(memory: Memory, encoded: Vec<u8>) -> Prepared {
-        let record = crate::index::record_bytes(&memory);
+        let entry = IndexEntry::of(&memory);
         let refused = refusal(&memory);
         Prepared {
             memory,
             encoded,
-            record,
+            entry,
             refused,
         }
     }
@@ -169,8 +169,8 @@ impl<'w> BulkWriter<'w> {
         let mut buffer = std::mem::take(&mut self.buffer);
         buffer.clear();
         encode_into(memory, &mut buffer);
-        let record = crate::index::record_bytes(memory);
-        let outcome = check(memory).and_then(|()| self.put_parts(memory, &buffer, &record));
+        let entry = IndexEntry::of(memory);
+        let outcome = check(memory).and_then(|()| self.put_parts(memory, &buffer, &entry));
         self.buffer = buffer;
         outcome
     }
@@ -178,7 +178,7 @@ impl<'w> BulkWriter<'w> {
     /// [`put`](Self::put) with both stored forms already computed.
     pub fn put_prepared(&mut self, prepared: &Prepared) -> StoreResult<PutOutcome> {
         prepared.check()?;
-        self.put_parts(&prepared.memory, &prepared.encoded, &prepared.record)
+        self.put_parts(&prepared.memory, &prepared.encoded, &prepared.entry)
     }
 
     /// Stores a memory already checked.
@@ -186,7 +186,7 @@ impl<'w> BulkWriter<'w> {
         &mut self,
         memory: &Memory,
         encoded: &[u8],
-        record: &[u8],
+        entry: &IndexEntry,
     ) -> StoreResult<PutOutcome> {
         let (doc, old) = match self.doc_of(&memory.id)? {
             Some(doc) => (doc, self.get_doc(doc)?),
@@ -201,17 +201,17 @@ impl<'w> BulkWriter<'w> {
         if let Some(old) = &old {
             self.set_backlinks(old, false);
         }
-        self.write_parts(doc, memory, encoded, record, old.as_ref())?;
+        self.write_parts(doc, memory, encoded, entry, old.as_ref())?;
         Ok(PutOutcome { doc, old })
     }
 
-    /// The memory's own rows: its backlinks, its encoding and its search record.
+    /// The memory's own rows: its backlinks, its encoding and its index entry.
     fn write_parts(
         &mut self,
         doc: u32,
         memory: &Memory,
         encoded: &[u8],
-        record: &[u8],
+        entry: &IndexEntry,
         old: Option<&Memory>,
     ) -> StoreResult<()> {
         if !memory.relationships.is_empty() {
@@ -221,7 +221,7 @@ impl<'w> BulkWriter<'w> {
             .insert(doc, encoded)
             .map_err(|e| storage_error(self.path, e))?;
         self.index
-            .put_record(doc, record, old)
+            .put_entry(doc, entry, old)
             .map_err(|e| storage_error(self.path, e))
     }
 
@@ -248,7 +248,7 @@ impl<'w> BulkWriter<'w> {
             return Ok(Err(previous));
         }
         *self.next_doc = Some(after);
-        self.write_parts(doc, memory, &prepared.encoded, &prepared.record, None)?;
+        self.write_parts(doc, memory, &prepared.encoded, &prepared.entry, None)?;
         Ok(Ok(doc))
     }
 

@@ -72,8 +72,6 @@ pub struct IndexContents {
     pub facts: Vec<(u32, Fact)>,
     /// Document → its distinct terms with frequencies, sorted by term.
     pub terms: BTreeMap<u32, Vec<(String, u32)>>,
-    /// Document → the haystacks kept in its search record.
-    pub record_haystacks: BTreeMap<u32, Stacks>,
     /// Document → its haystacks in the haystacks table. Counted: every stored document.
     /// Read back: every slot of every stored chunk, with or without a memory.
     pub haystacks: BTreeMap<u32, Stacks>,
@@ -106,7 +104,6 @@ pub fn brute_force(store: &Store) -> IndexContents {
                 .push((doc, *tf));
         }
         index.terms.insert(doc, counts.into_iter().collect());
-        index.record_haystacks.insert(doc, Stacks::of(&m));
         index.haystacks.insert(doc, Stacks::of(&m));
         index.haystack_chunks.insert(doc / haystacks::CHUNK_DOCS);
         index.facts.push((
@@ -191,11 +188,6 @@ pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
         let record = SearchRecord::decode(bytes.value())
             .unwrap_or_else(|| panic!("search record {} does not decode", doc.value()));
         index.terms.insert(doc.value(), record.terms);
-        let stacks = Stacks {
-            literal: record.literal,
-            fuzzy: record.fuzzy,
-        };
-        index.record_haystacks.insert(doc.value(), stacks);
     }
     let haystacks_table = txn.open_table(HAYSTACKS).expect("haystacks table");
     let text = |doc: u32, which: &str, bytes: &[u8]| {
@@ -269,13 +261,8 @@ pub fn assert_index_exact(store: &Store, context: &str) -> BTreeMap<String, usiz
     }
     assert_eq!(got.facts, want.facts, "{context}: facts");
     assert_totals(store, &want, context);
+    // one record per stored memory, and none for another document
     assert_eq!(got.terms, want.terms, "{context}: search records' terms");
-    assert_stacks(
-        &got.record_haystacks,
-        &want.record_haystacks,
-        "the search records",
-        context,
-    );
     // a chunk is stored exactly when one of its documents holds a memory
     assert_eq!(
         got.haystack_chunks, want.haystack_chunks,
