@@ -55,10 +55,11 @@ impl PendingIndex {
         self.log.is_empty() && self.facts.is_empty() && self.text.docs.is_empty()
     }
 
-    fn edit(&mut self, term: &str, doc: u32, tf: u32) {
-        let id = self.ids.intern(term.as_bytes());
+    /// Records `term`'s new frequency in `doc`; `term` is UTF-8.
+    fn edit(&mut self, term: &[u8], doc: u32, tf: u32) {
+        let id = self.ids.intern(term);
         if id as usize == self.names.len() {
-            self.names.push(term.into());
+            self.names.push(String::from_utf8_lossy(term).into());
         }
         self.log.push((id, doc, tf));
     }
@@ -80,7 +81,8 @@ impl PendingIndex {
             for (term, _) in ahead.by_ref().take(PREFETCH_AHEAD) {
                 self.ids.prefetch(term);
             }
-            for (term, tf) in terms(new) {
+            // a new record was just built from a memory: its terms are UTF-8
+            for (term, tf) in new.terms() {
                 if let Some((next, _)) = ahead.next() {
                     self.ids.prefetch(next);
                 }
@@ -101,21 +103,21 @@ impl PendingIndex {
                 (None, None) => break,
                 (Some((o, otf)), Some((n, ntf))) if o == n => {
                     if otf != ntf {
-                        self.edit(n, doc, ntf);
+                        self.edit(n.as_bytes(), doc, ntf);
                     }
                     old_terms.next();
                     new_terms.next();
                 }
                 (Some((o, _)), Some((n, _))) if o < n => {
-                    self.edit(o, doc, 0);
+                    self.edit(o.as_bytes(), doc, 0);
                     old_terms.next();
                 }
                 (Some((o, _)), None) => {
-                    self.edit(o, doc, 0);
+                    self.edit(o.as_bytes(), doc, 0);
                     old_terms.next();
                 }
                 (_, Some((n, ntf))) => {
-                    self.edit(n, doc, ntf);
+                    self.edit(n.as_bytes(), doc, ntf);
                     new_terms.next();
                 }
             }

@@ -150,14 +150,14 @@ impl SearchRecord {
     /// Reads a stored record; `None` when it is damaged or of another version.
     pub fn decode(bytes: &[u8]) -> Option<SearchRecord> {
         let v = RecordView::parse(bytes)?;
-        let own = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let own = |list: StrList<'_>| list.iter().map(str::to_string).collect::<Vec<_>>();
         Some(SearchRecord {
             id: v.id.to_string(),
             memory_type: v.memory_type.to_string(),
             scope: v.scope,
             status: v.status,
             module: v.module.map(str::to_string),
-            tags: own(&v.tags),
+            tags: own(v.tags),
             weight: v.weight,
             trust: v.trust,
             confidence: v.confidence,
@@ -169,7 +169,7 @@ impl SearchRecord {
             rating_count: v.rating_count,
             rem_visits: v.rem_visits,
             feel: v.feel,
-            targets: own(&v.targets),
+            targets: own(v.targets),
             terms: v
                 .terms()
                 .map(|(t, tf)| Some((String::from_utf8(t.to_vec()).ok()?, tf)))
@@ -193,7 +193,7 @@ pub struct RecordView<'a> {
     /// Its module.
     pub module: Option<&'a str>,
     /// Its tags.
-    pub tags: Vec<&'a str>,
+    pub tags: StrList<'a>,
     /// weight.
     pub weight: f64,
     /// trust.
@@ -217,7 +217,7 @@ pub struct RecordView<'a> {
     /// The `feel_*` scores.
     pub feel: [Option<f64>; FEEL_COUNT],
     /// Relationship targets.
-    pub targets: Vec<&'a str>,
+    pub targets: StrList<'a>,
     /// Number of BM25 tokens.
     pub length: u32,
     term_bytes: &'a [u8],
@@ -304,6 +304,35 @@ impl<'a> RecordView<'a> {
     /// The stored term section as it is (read it with [`section_terms`]).
     pub fn term_section(&self) -> &'a [u8] {
         self.term_bytes
+    }
+}
+
+/// A counted list of strings read in place (tags, relationship targets), checked
+/// when its record was parsed: reading a record allocates nothing.
+#[derive(Debug, Clone, Copy)]
+pub struct StrList<'a> {
+    bytes: &'a [u8],
+    len: usize,
+}
+
+impl<'a> StrList<'a> {
+    /// The strings, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &'a str> + use<'a> {
+        let mut r = Reader {
+            bytes: self.bytes,
+            at: 0,
+        };
+        (0..self.len).map_while(move |_| r.str())
+    }
+
+    /// How many strings it holds.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
@@ -446,13 +475,16 @@ impl<'a> Reader<'a> {
             _ => Some(Some(self.f64()?)),
         }
     }
-    fn list(&mut self) -> Option<Vec<&'a str>> {
-        let n = self.u32()? as usize;
-        let mut out = Vec::with_capacity(n.min(64));
-        for _ in 0..n {
-            out.push(self.str()?);
+    fn list(&mut self) -> Option<StrList<'a>> {
+        let len = self.u32()? as usize;
+        let start = self.at;
+        for _ in 0..len {
+            self.str()?;
         }
-        Some(out)
+        Some(StrList {
+            bytes: &self.bytes[start..self.at],
+            len,
+        })
     }
 }
 

@@ -236,7 +236,7 @@ impl Corpus {
             None => NO_MODULE,
         };
         self.module.push(module);
-        for tag in &rec.tags {
+        for tag in rec.tags.iter() {
             let n = self.tag_names.intern(tag);
             self.tags.push(n);
         }
@@ -257,7 +257,7 @@ impl Corpus {
         if self.holds_terms {
             self.terms.push(rec.term_section());
         }
-        for t in &rec.targets {
+        for t in rec.targets.iter() {
             self.targets.push(t);
         }
         self.target_starts.push(self.targets.starts.len() - 1);
