@@ -301,3 +301,66 @@ fn the_common_requests_take_the_quick_path() {
             .count()
     );
 }
+
+/// Above 16,384 kept memories the literal engine reads the haystack chunks on every
+/// core, each core its share of the kept memories (the chunk at a boundary read by
+/// both): still the full searcher's answer, including the OR fallback; and a chunk
+/// missing from any share leaves the request to the full searcher.
+#[test]
+fn a_literal_scan_shared_between_cores_gives_the_full_answer() {
+    let n = 24_000;
+    let seeds: Vec<Seed> = (0..n)
+        .map(|i| Seed {
+            body: vec![i % WORDS.len(), (i / 7) % WORDS.len()],
+            shape: (i % 4 == 0).then_some(((i / 3) % WORDS.len(), i % WORDS.len())),
+            ty: if i % 10 == 0 { 2 } else { i % 2 },
+            created: (i % 9) as i64,
+            deleted: i % 13 == 0,
+            link: None,
+        })
+        .collect();
+    let mut memories: Vec<Memory> = seeds
+        .iter()
+        .enumerate()
+        .map(|(i, s)| memory(i, s))
+        .collect();
+    for m in memories.iter_mut().skip(17).step_by(5_000) {
+        m.body.push_str(" xylophone");
+    }
+    let (_dir, store) = store_with(&memories);
+    let literal = |query: &str| SearchRequest {
+        query: query.into(),
+        engine: Engine::Literal,
+        limit: 20,
+        ..SearchRequest::default()
+    };
+    let requests = [
+        literal("gamma"),
+        literal("école cache"),
+        literal("naïve nowhere"),
+        literal("xylophone"),
+        literal("m239"),
+    ];
+    assert_eq!(
+        check(&store, &requests, "24,000 memories"),
+        requests.len(),
+        "a literal request left the quick path"
+    );
+    // a chunk gone from the second core's share
+    {
+        use memlens::index::haystacks::{CHUNK_DOCS, HAYSTACKS};
+        let w = store.write().expect("write");
+        let chunk = (n as u32 * 3 / 4) / CHUNK_DOCS;
+        let mut table = w.txn().open_table(HAYSTACKS).expect("haystacks");
+        assert!(table.remove(chunk).expect("remove").is_some());
+        drop(table);
+        w.commit().expect("commit");
+    }
+    let reader = store.read().expect("read");
+    for req in &requests {
+        assert!(
+            quick::answer(&reader, req).expect("quick").is_none(),
+            "answered without a chunk: {req:?}"
+        );
+    }
+}

@@ -183,9 +183,18 @@ pub fn encode(docs: &[Haystacks]) -> Vec<u8> {
 /// Calls `f` with every chunk number and chunk, in order; a damaged chunk is an error.
 pub fn for_each<T: ReadableTable<u32, &'static [u8]>>(
     table: &T,
+    f: impl FnMut(u32, &Chunk<'_>),
+) -> Result<(), StorageError> {
+    for_each_in(table, 0..=u32::MAX, f)
+}
+
+/// [`for_each`] over the chunks numbered in `chunks` only.
+pub fn for_each_in<T: ReadableTable<u32, &'static [u8]>>(
+    table: &T,
+    chunks: std::ops::RangeInclusive<u32>,
     mut f: impl FnMut(u32, &Chunk<'_>),
 ) -> Result<(), StorageError> {
-    for entry in table.iter()? {
+    for entry in table.range(chunks)? {
         let (chunk, bytes) = entry?;
         let parsed = Chunk::parse(bytes.value()).ok_or_else(|| damaged(chunk.value()))?;
         f(chunk.value(), &parsed);

@@ -22,6 +22,8 @@ use crate::store::tables::META;
 use crate::store::{StoreReader, StoreResult};
 use memchr::memmem::Finder;
 use std::cmp::Ordering;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 /// A candidate for the page: its document, relevance (0 when browsing) and created_at.
 #[derive(Debug, Clone, Copy)]
@@ -145,20 +147,29 @@ pub fn answer(reader: &StoreReader, req: &SearchRequest) -> StoreResult<Option<S
     }
 }
 
-/// Calls `f` with the position in `kept`, the chunk's number, the chunk and the slot in it of every kept
-/// memory, in order. `Some(true)` when every kept memory was found and `f` accepted
-/// each (returned true); `None` when the table cannot be read or a chunk is damaged.
+/// Calls `f` with the position in `kept`, the chunk's number, the chunk and the slot
+/// in it of every kept memory at a position in `part`, in order (reading only the
+/// chunks those memories are in). `Some(true)` when every one was found and `f`
+/// accepted each (returned true); `None` when the table cannot be read or a chunk is
+/// damaged.
 fn each_haystack(
     reader: &StoreReader,
     kept: &[(u32, Fact)],
+    part: Range<usize>,
     mut f: impl FnMut(usize, u32, &haystacks::Chunk<'_>, usize) -> bool,
 ) -> Option<bool> {
+    let (Some(first), Some(last)) = (kept.get(part.start), kept.get(part.end.wrapping_sub(1)))
+    else {
+        return Some(true);
+    };
+    let chunks = first.0 / haystacks::CHUNK_DOCS..=last.0 / haystacks::CHUNK_DOCS;
     let table = reader.txn().open_table(HAYSTACKS).ok()?;
-    let mut next = 0;
+    let mut next = part.start;
     let mut accepted = true;
-    haystacks::for_each(&table, |chunk, c| {
+    haystacks::for_each_in(&table, chunks, |chunk, c| {
         let first = chunk * haystacks::CHUNK_DOCS;
-        while let Some(&(doc, _)) = kept.get(next) {
+        while next < part.end {
+            let doc = kept[next].0;
             let slot = doc.wrapping_sub(first) as usize;
             if doc < first || slot >= haystacks::CHUNK_DOCS as usize {
                 break;
@@ -168,14 +179,14 @@ fn each_haystack(
         }
     })
     .ok()?;
-    Some(accepted && next == kept.len())
+    Some(accepted && next == part.end)
 }
 
 /// The fuzzy haystacks of the kept memories, in their order; `None` when one is missing
 /// or damaged.
 fn fuzzy_haystacks(reader: &StoreReader, kept: &[(u32, Fact)]) -> Option<ByteArena> {
     let mut out = ByteArena::new();
-    let whole = each_haystack(reader, kept, |_, _, c, slot| {
+    let whole = each_haystack(reader, kept, 0..kept.len(), |_, _, c, slot| {
         out.push(c.fuzzy(slot));
         !c.fuzzy(slot).is_empty()
     })?;
@@ -205,26 +216,33 @@ fn literal(
     words: &[String],
     fallback: Option<&'static str>,
 ) -> Option<Found> {
-    // counted chunk by chunk as they are read (one pass per word over a chunk's text):
-    // the text is never copied
+    // counted chunk by chunk as they are read (one pass per word over a chunk's text),
+    // each core reading its share of the chunks: the text is never copied
     let finders: Vec<Finder<'_>> = words.iter().map(|w| Finder::new(w.as_bytes())).collect();
-    let mut counts: Vec<(u32, u32)> = Vec::new();
-    let mut in_chunk: Option<(u32, Vec<u32>)> = None;
-    let whole = each_haystack(reader, kept, |pos, chunk, c, slot| {
-        if in_chunk.as_ref().is_none_or(|(n, _)| *n != chunk) {
-            let mut words_in = vec![0u32; haystacks::CHUNK_DOCS as usize];
-            for (f, w) in finders.iter().zip(words) {
-                c.literal_hits(f, w.len(), |s| words_in[s] += 1);
+    let incomplete = AtomicBool::new(false);
+    let counts: Vec<(u32, u32)> = engine::in_parts(kept.len(), |part| {
+        let mut counts = Vec::new();
+        let mut in_chunk: Option<(u32, Vec<u32>)> = None;
+        let whole = each_haystack(reader, kept, part, |pos, chunk, c, slot| {
+            if in_chunk.as_ref().is_none_or(|(n, _)| *n != chunk) {
+                let mut words_in = vec![0u32; haystacks::CHUNK_DOCS as usize];
+                for (f, w) in finders.iter().zip(words) {
+                    c.literal_hits(f, w.len(), |s| words_in[s] += 1);
+                }
+                in_chunk = Some((chunk, words_in));
             }
-            in_chunk = Some((chunk, words_in));
+            let n = in_chunk.as_ref().map_or(0, |(_, w)| w[slot]);
+            if n > 0 {
+                counts.push((pos as u32, n));
+            }
+            !c.literal(slot).is_empty()
+        });
+        if whole != Some(true) {
+            incomplete.store(true, AtomicOrdering::Relaxed);
         }
-        let n = in_chunk.as_ref().map_or(0, |(_, w)| w[slot]);
-        if n > 0 {
-            counts.push((pos as u32, n));
-        }
-        !c.literal(slot).is_empty()
-    })?;
-    if !whole {
+        counts
+    });
+    if incomplete.load(AtomicOrdering::Relaxed) {
         return None;
     }
     let found = literal::from_counts(&counts, words.len());
