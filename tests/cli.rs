@@ -474,3 +474,71 @@ fn a_search_reads_the_store_without_writing_to_it() {
     let missing = memlens(h, &["search", "--db", s(&h.join("none.redb")), "x"], &[]);
     assert_eq!(missing.status.code(), Some(1), "{}", stderr(&missing));
 }
+
+/// A store whose index another version of memlens wrote is rebuilt when it is opened:
+/// memlens says so first (the wait is long for a large store), once, and the answers
+/// are those of the store before.
+#[test]
+fn a_store_with_an_older_index_is_rebuilt_once_with_a_notice() {
+    use memlens::index::KEY_INDEX;
+    use memlens::store::tables::META;
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let db = h.join("s.redb");
+    let file = h.join("m.jsonl");
+    let memories = generate::memories(3, 300);
+    std::fs::write(&file, generate::jsonl(&memories)).unwrap();
+    ok(h, &["import", "--db", s(&db), s(&file)]);
+    let word = memories[0]
+        .body
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| w.len() >= 3)
+        .expect("a word")
+        .to_lowercase();
+    let search = [
+        "search",
+        "--db",
+        s(&db),
+        "--engine",
+        "bm25",
+        "--json",
+        &word,
+    ];
+    let before = ok(h, &search);
+    assert!(!before.contains("\"total\": 0"), "{word}: {before}");
+    let notice = memlens::commands::rebuild_notice(&db);
+    for command in [
+        &search[..],
+        &["stats", "--db", s(&db)],
+        &["import", "--db", s(&db), s(&file), "--on-conflict", "skip"],
+    ] {
+        {
+            let raw = redb::Database::create(&db).unwrap();
+            let txn = raw.begin_write().unwrap();
+            txn.open_table(META)
+                .unwrap()
+                .insert(KEY_INDEX, 4u32.to_le_bytes().as_slice())
+                .unwrap();
+            txn.commit().unwrap();
+        }
+        let first = memlens(h, command, &[]);
+        assert_eq!(
+            first.status.code(),
+            Some(0),
+            "{command:?}: {}",
+            stderr(&first)
+        );
+        assert!(
+            stderr(&first).contains(&notice),
+            "{command:?}: no notice: {}",
+            stderr(&first)
+        );
+        let again = memlens(h, command, &[]);
+        assert!(
+            !stderr(&again).contains("rebuilding"),
+            "{command:?}: {}",
+            stderr(&again)
+        );
+        assert_eq!(ok(h, &search), before, "{command:?}: the answers changed");
+    }
+}

@@ -103,7 +103,24 @@ pub fn open_existing(path: &Path) -> CommandResult<Store> {
             path: path.to_path_buf(),
         });
     }
-    Ok(Store::open(path)?)
+    Ok(announcing_rebuild(path, || Store::open(path))?)
+}
+
+/// Runs `open` on the store at `path`, first saying on stderr when the open is going to
+/// rebuild the store's index (once after an upgrade), so that the wait is explained.
+pub fn announcing_rebuild<T>(path: &Path, open: impl FnOnce() -> T) -> T {
+    if Store::index_outdated(path) {
+        eprintln!("{}", rebuild_notice(path));
+    }
+    open()
+}
+
+/// What `memlens` says before it rebuilds the index of the store at `path`.
+pub fn rebuild_notice(path: &Path) -> String {
+    format!(
+        "memlens: {}: rebuilding the search index for this version of memlens (once; a large store takes a while)",
+        path.display()
+    )
 }
 
 /// A snapshot of a store that must already exist, for commands that only read: opened

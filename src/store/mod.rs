@@ -51,6 +51,13 @@ impl Store {
         open::read_only_snapshot(path)
     }
 
+    /// True when the store at `path` has an index of another version, which the next
+    /// [`Store::open`] rebuilds from every memory before it returns (once after an
+    /// upgrade; tens of seconds for a million memories), so a caller can say so first.
+    pub fn index_outdated(path: &Path) -> bool {
+        open::index_outdated(path)
+    }
+
     /// The file this store lives in.
     pub fn path(&self) -> &Path {
         &self.path

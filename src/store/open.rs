@@ -127,6 +127,25 @@ pub fn read_only_snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
     )))
 }
 
+/// True when `path` holds a memlens store whose index is of another version, so that
+/// opening it for writing rebuilds the index from every memory first (once, after an
+/// upgrade). False when it cannot tell (a missing, empty, locked, damaged or foreign
+/// file, or one needing crash recovery): opening it then says what is wrong.
+pub fn index_outdated(path: &Path) -> bool {
+    let readable = path.is_file() && std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
+    if !readable || check_magic(path).is_err() {
+        return false;
+    }
+    let Ok(Some(db)) = open_read_only(path, BROWSE_CACHE_BYTES) else {
+        return false;
+    };
+    if !matches!(check_format(&db, path), Ok(false)) {
+        return false;
+    }
+    db.begin_read()
+        .is_ok_and(|txn| crate::index::index_is_current(&txn).is_ok_and(|current| !current))
+}
+
 /// Checks an existing file read-only before opening it for writing, so that a redb
 /// file of another program (or of a newer memlens) is refused without a byte of it
 /// changing. A file that needs crash recovery cannot be opened read-only; it is
