@@ -876,6 +876,31 @@ fn a_store_without_postings_facts_haystacks_or_marker_is_rebuilt_exactly_on_open
 }
 
 #[test]
+fn a_store_larger_than_a_rebuild_batch_is_rebuilt_exactly() {
+    // 20,000 memories: the rebuild decodes them in two batches, the first (16,384) on
+    // every core
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("store.redb");
+    let before = {
+        let store = Store::open(&path).expect("open");
+        let memories = generated(13, 20_000);
+        let file = jsonl_file(dir.path(), "m.jsonl", &memories);
+        import_file(&store, &file, OnConflict::Fail).expect("import");
+        brute_force(&store)
+    };
+    with_raw_db(&path, |txn| {
+        txn.open_table(META)
+            .expect("meta")
+            .insert(KEY_INDEX, 4u32.to_le_bytes().as_slice())
+            .expect("insert");
+    });
+    assert!(!has_index(&path).1, "version 4 taken for the current index");
+    let store = Store::open(&path).expect("reopen");
+    assert_index_exact(&store, "after rebuilding 20,000 memories");
+    assert_eq!(brute_force(&store), before, "the memories changed");
+}
+
+#[test]
 fn a_damaged_search_record_and_an_orphan_are_repaired_by_the_rebuild() {
     let dir = tempfile::tempdir().expect("dir");
     let (path, before) = closed_store(dir.path());

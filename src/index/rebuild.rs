@@ -6,6 +6,7 @@ use super::facts::FACTS;
 use super::haystacks::HAYSTACKS;
 use super::postings::POSTINGS;
 use super::{IndexEntry, PendingIndex, RecordView, SEARCH_DOCS};
+use crate::search::engine::in_parts;
 use crate::store::tables::{MEMORIES, META, decode};
 use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransaction};
 
@@ -13,6 +14,9 @@ use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransa
 pub const KEY_INDEX: &str = "index_version";
 /// The version of the persisted postings and facts this build writes.
 pub const INDEX_VERSION: u32 = 5;
+
+/// Memories decoded at a time while rebuilding (enough to share between the cores).
+const BATCH: usize = 16_384;
 
 /// True when the snapshot's postings and facts are complete and of this version, so
 /// queries may read them instead of loading every memory.
@@ -48,16 +52,32 @@ pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
     {
         let memories = txn.open_table(MEMORIES)?;
         let mut records = txn.open_table(SEARCH_DOCS)?;
-        for entry in memories.iter()? {
-            let (doc, raw) = entry?;
-            let doc = doc.value();
-            let memory = decode(raw.value()).ok_or_else(|| {
-                StorageError::Corrupted(format!("memory record {doc} cannot be decoded"))
-            })?;
-            let entry = IndexEntry::of(&memory);
-            records.insert(doc, entry.record())?;
-            let record = RecordView::parse(entry.record());
-            pending.change(doc, None, record.as_ref(), Some(entry.text()));
+        let mut stored = memories.iter()?;
+        let mut batch: Vec<(u32, Vec<u8>)> = Vec::with_capacity(BATCH);
+        loop {
+            batch.clear();
+            for entry in stored.by_ref().take(BATCH) {
+                let (doc, raw) = entry?;
+                batch.push((doc.value(), raw.value().to_vec()));
+            }
+            if batch.is_empty() {
+                break;
+            }
+            // decoding a memory and building its entry is most of the work: on every core
+            let entries = in_parts(batch.len(), |part| {
+                batch[part]
+                    .iter()
+                    .map(|(_, raw)| decode(raw).map(|m| IndexEntry::of(&m)))
+                    .collect()
+            });
+            for (&(doc, _), entry) in batch.iter().zip(entries) {
+                let entry = entry.ok_or_else(|| {
+                    StorageError::Corrupted(format!("memory record {doc} cannot be decoded"))
+                })?;
+                records.insert(doc, entry.record())?;
+                let record = RecordView::parse(entry.record());
+                pending.change(doc, None, record.as_ref(), Some(entry.text()));
+            }
         }
     }
     pending.flush(txn)?;

@@ -36,7 +36,7 @@ pub mod bm25;
 mod column;
 pub mod command;
 mod corpus;
-mod engine;
+pub(crate) mod engine;
 mod filter;
 mod filter_parse;
 pub mod fuzzy;
