@@ -1,7 +1,7 @@
 //! What makes search fast: index tables kept in the same write transaction as the
 //! memories they describe, so they are never stale, even after a crash.
 //!
-//! Three tables, all written by [`IndexWriter`] in the transaction that writes the
+//! Four tables, all written by [`IndexWriter`] in the transaction that writes the
 //! memory:
 //! - `SEARCH_DOCS`: one [`SearchRecord`] per memory (its terms with frequencies and
 //!   the fields filters and browse modes read), from which the in-memory searcher
