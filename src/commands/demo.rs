@@ -72,7 +72,8 @@ fn build(temp: &Path, now: Timestamp) -> CommandResult<()> {
     if temp.exists() {
         std::fs::remove_file(temp).map_err(|e| CommandError::io(temp, e))?;
     }
-    let store = Store::open_for_import(temp)?;
+    // a fresh file: nothing to rebuild
+    let store = Store::open_for_import(temp, &|| {})?;
     let mut writer = store.write()?;
     let source = ImportSource::Text {
         name: DEMO_NAME.into(),

@@ -103,16 +103,13 @@ pub fn open_existing(path: &Path) -> CommandResult<Store> {
             path: path.to_path_buf(),
         });
     }
-    Ok(announcing_rebuild(path, || Store::open(path))?)
+    Ok(Store::open_announcing(path, &announce_rebuild(path))?)
 }
 
-/// Runs `open` on the store at `path`, first saying on stderr when the open is going to
-/// rebuild the store's index (once after an upgrade), so that the wait is explained.
-pub fn announcing_rebuild<T>(path: &Path, open: impl FnOnce() -> T) -> T {
-    if Store::index_outdated(path) {
-        eprintln!("{}", rebuild_notice(path));
-    }
-    open()
+/// What runs before an open rebuilds the index of the store at `path` (once after an
+/// upgrade): it says so on stderr, so that the wait is explained.
+pub fn announce_rebuild(path: &Path) -> impl Fn() + '_ {
+    move || eprintln!("{}", rebuild_notice(path))
 }
 
 /// What `memlens` says before it rebuilds the index of the store at `path`.

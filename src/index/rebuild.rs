@@ -70,13 +70,6 @@ pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
                     .map(|(_, raw)| decode(raw).map(|m| IndexEntry::of(&m)))
                     .collect()
             });
-            // a part whose worker failed comes back empty: never index a batch in part
-            if entries.len() != batch.len() {
-                return Err(StorageError::Corrupted(
-                    "rebuilding the index stopped: a memory could not be indexed".into(),
-                )
-                .into());
-            }
             for (&(doc, _), entry) in batch.iter().zip(entries) {
                 let entry = entry.ok_or_else(|| {
                     StorageError::Corrupted(format!("memory record {doc} cannot be decoded"))

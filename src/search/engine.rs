@@ -27,7 +27,8 @@ pub(crate) fn threads() -> usize {
 }
 
 /// `part` over `0..n` cut into one contiguous range per core (a single range below
-/// [`PARALLEL_FROM`]); the parts' results concatenated in order.
+/// [`PARALLEL_FROM`]); the parts' results concatenated in order. A panic in a part
+/// reaches the caller: a result never leaves a part out.
 pub(crate) fn in_parts<T: Send>(
     n: usize,
     part: impl Fn(std::ops::Range<usize>) -> Vec<T> + Sync,
@@ -45,8 +46,10 @@ pub(crate) fn in_parts<T: Send>(
             .collect();
         let mut out = Vec::new();
         for p in parts {
-            // a panicking worker means a bug; fall back to an empty part rather than abort
-            out.extend(p.join().unwrap_or_default());
+            out.extend(
+                p.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
         }
         out
     })

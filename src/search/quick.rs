@@ -23,7 +23,7 @@ use crate::store::{StoreReader, StoreResult};
 use memchr::memmem::Finder;
 use std::cmp::Ordering;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 /// A candidate for the page: its document, relevance (0 when browsing) and created_at.
 #[derive(Debug, Clone, Copy)]
@@ -220,10 +220,7 @@ fn literal(
     // each core reading its share of the chunks: the text is never copied
     let finders: Vec<Finder<'_>> = words.iter().map(|w| Finder::new(w.as_bytes())).collect();
     let incomplete = AtomicBool::new(false);
-    // memories searched by parts that finished (a part whose worker failed is empty)
-    let searched = AtomicUsize::new(0);
     let counts: Vec<(u32, u32)> = engine::in_parts(kept.len(), |part| {
-        let size = part.len();
         let mut counts = Vec::new();
         let mut in_chunk: Option<(u32, Vec<u32>)> = None;
         let whole = each_haystack(reader, kept, part, |pos, chunk, c, slot| {
@@ -243,12 +240,9 @@ fn literal(
         if whole != Some(true) {
             incomplete.store(true, AtomicOrdering::Relaxed);
         }
-        searched.fetch_add(size, AtomicOrdering::Relaxed);
         counts
     });
-    if incomplete.load(AtomicOrdering::Relaxed)
-        || searched.load(AtomicOrdering::Relaxed) != kept.len()
-    {
+    if incomplete.load(AtomicOrdering::Relaxed) {
         return None;
     }
     let found = literal::from_counts(&counts, words.len());

@@ -27,17 +27,28 @@ pub struct Store {
 impl Store {
     /// Opens the store at `path`, creating it (and its directory) when missing.
     pub fn open(path: &Path) -> StoreResult<Store> {
-        Store::open_with_cache(path, open::BROWSE_CACHE_BYTES)
+        Store::open_announcing(path, &|| {})
     }
 
-    /// [`Store::open`] for a bulk import: a larger page cache, as the import rewrites
-    /// many pages of one transaction.
-    pub fn open_for_import(path: &Path) -> StoreResult<Store> {
-        Store::open_with_cache(path, open::BULK_CACHE_BYTES)
+    /// [`Store::open`], running `before_rebuild` first when the open is about to
+    /// rebuild the store's index from every memory (once after an upgrade; tens of
+    /// seconds for a million memories), so a caller can say so.
+    pub fn open_announcing(path: &Path, before_rebuild: &dyn Fn()) -> StoreResult<Store> {
+        Store::open_with_cache(path, open::BROWSE_CACHE_BYTES, before_rebuild)
     }
 
-    fn open_with_cache(path: &Path, cache_bytes: usize) -> StoreResult<Store> {
-        let db = open::open_database(path, cache_bytes)?;
+    /// [`Store::open_announcing`] for a bulk import: a larger page cache, as the import
+    /// rewrites many pages of one transaction.
+    pub fn open_for_import(path: &Path, before_rebuild: &dyn Fn()) -> StoreResult<Store> {
+        Store::open_with_cache(path, open::BULK_CACHE_BYTES, before_rebuild)
+    }
+
+    fn open_with_cache(
+        path: &Path,
+        cache_bytes: usize,
+        before_rebuild: &dyn Fn(),
+    ) -> StoreResult<Store> {
+        let db = open::open_database(path, cache_bytes, before_rebuild)?;
         Ok(Store {
             db,
             path: path.to_path_buf(),
@@ -49,13 +60,6 @@ impl Store {
     /// [`Store::open`] first (missing, empty, needing crash recovery or an index rebuild).
     pub fn snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
         open::read_only_snapshot(path)
-    }
-
-    /// True when the store at `path` has an index of another version, which the next
-    /// [`Store::open`] rebuilds from every memory before it returns (once after an
-    /// upgrade; tens of seconds for a million memories), so a caller can say so first.
-    pub fn index_outdated(path: &Path) -> bool {
-        open::index_outdated(path)
     }
 
     /// The file this store lives in.

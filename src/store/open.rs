@@ -68,8 +68,13 @@ pub const BROWSE_CACHE_BYTES: usize = 8 << 20;
 pub const BULK_CACHE_BYTES: usize = 1 << 30;
 
 /// Opens or creates the database with a page cache of `cache_bytes` and checks or
-/// stamps its format and schema version.
-pub fn open_database(path: &Path, cache_bytes: usize) -> StoreResult<Database> {
+/// stamps its format and schema version; `before_rebuild` runs first when the index
+/// is of another version and is about to be rebuilt.
+pub fn open_database(
+    path: &Path,
+    cache_bytes: usize,
+    before_rebuild: &dyn Fn(),
+) -> StoreResult<Database> {
     if path.is_dir() {
         return Err(StoreError::NotAStore {
             path: path.to_path_buf(),
@@ -94,7 +99,7 @@ pub fn open_database(path: &Path, cache_bytes: usize) -> StoreResult<Database> {
             DatabaseError::Storage(redb::StorageError::Io(source)) => io(path, source),
             other => storage_error(path, other),
         })?;
-    check_or_stamp(&db, path)?;
+    check_or_stamp(&db, path, before_rebuild)?;
     Ok(db)
 }
 
@@ -125,25 +130,6 @@ pub fn read_only_snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
         path.to_path_buf(),
         db.into(),
     )))
-}
-
-/// True when `path` holds a memlens store whose index is of another version, so that
-/// opening it for writing rebuilds the index from every memory first (once, after an
-/// upgrade). False when it cannot tell (a missing, empty, locked, damaged or foreign
-/// file, or one needing crash recovery): opening it then says what is wrong.
-pub fn index_outdated(path: &Path) -> bool {
-    let readable = path.is_file() && std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
-    if !readable || check_magic(path).is_err() {
-        return false;
-    }
-    let Ok(Some(db)) = open_read_only(path, BROWSE_CACHE_BYTES) else {
-        return false;
-    };
-    if !matches!(check_format(&db, path), Ok(false)) {
-        return false;
-    }
-    db.begin_read()
-        .is_ok_and(|txn| crate::index::index_is_current(&txn).is_ok_and(|current| !current))
 }
 
 /// Checks an existing file read-only before opening it for writing, so that a redb
@@ -221,21 +207,23 @@ fn check_format(db: &impl ReadableDatabase, path: &Path) -> StoreResult<bool> {
     }
 }
 
-fn check_or_stamp(db: &Database, path: &Path) -> StoreResult<()> {
+fn check_or_stamp(db: &Database, path: &Path, before_rebuild: &dyn Fn()) -> StoreResult<()> {
     if check_format(db, path)? {
         stamp_new(db).map_err(|e| storage_error(path, e))?;
     } else {
-        index_or_rebuild(db).map_err(|e| storage_error(path, e))?;
+        index_or_rebuild(db, before_rebuild).map_err(|e| storage_error(path, e))?;
     }
     Ok(())
 }
 
-/// Builds the persisted postings and facts of a store written before they existed
-/// (once; later opens find the index version stamped).
-fn index_or_rebuild(db: &Database) -> Result<(), redb::Error> {
+/// Rebuilds the index of a store written before it existed or by a version with
+/// another index (once; later opens find the index version stamped), after running
+/// `before_rebuild`.
+fn index_or_rebuild(db: &Database, before_rebuild: &dyn Fn()) -> Result<(), redb::Error> {
     if crate::index::index_is_current(&db.begin_read()?)? {
         return Ok(());
     }
+    before_rebuild();
     let txn = db.begin_write()?;
     crate::index::rebuild(&txn)?;
     txn.commit()?;
