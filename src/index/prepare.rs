@@ -6,7 +6,7 @@
 use super::record::{
     RECORD_VERSION, len_u32, put_list_of, put_opt_f64, put_opt_str, put_str, put_term, put_u32,
 };
-use super::tokenize::{HEADLINE_CHARS, for_each_field, for_each_token};
+use super::tokenize::{HEADLINE_CHARS, for_each_ascii_run, for_each_field, for_each_token};
 use crate::model::{Memory, Scope, Status};
 use std::cell::RefCell;
 
@@ -110,15 +110,23 @@ fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) {
     s.text.clear();
     s.spans.clear();
     let Scratch { text, spans } = s;
+    let mut push = |token: &[u8]| {
+        let start = text.len();
+        // a no-op on the tokens of non-ASCII text, which come lowercased
+        text.extend(token.iter().map(u8::to_ascii_lowercase));
+        let head = text[start..]
+            .iter()
+            .take(8)
+            .enumerate()
+            .fold(0u64, |acc, (i, &b)| acc | u64::from(b) << (56 - 8 * i));
+        spans.push((head, len_u32(start), len_u32(text.len())));
+    };
     for_each_field(m, |field| {
-        for_each_token(field, |t| {
-            let start = len_u32(text.len());
-            text.extend_from_slice(t.as_bytes());
-            let mut head = [0u8; 8];
-            let n = t.len().min(8);
-            head[..n].copy_from_slice(&t.as_bytes()[..n]);
-            spans.push((u64::from_be_bytes(head), start, len_u32(text.len())));
-        })
+        if field.is_ascii() {
+            for_each_ascii_run(field.as_bytes(), &mut push);
+        } else {
+            for_each_token(field, |t| push(t.as_bytes()));
+        }
     });
     put_u32(w, len_u32(spans.len()));
     // Tokens never contain NUL, so zero-padded prefixes order like the strings.

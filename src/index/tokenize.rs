@@ -9,7 +9,16 @@ pub const HEADLINE_CHARS: usize = 200;
 /// Calls `f` with every BM25 token of `text`: a maximal run of Unicode alphanumerics or
 /// `_` (found in the original text), lowercased, kept when the lowercased run has at
 /// least 2 characters.
-pub fn for_each_token(text: &str, mut f: impl FnMut(&str)) {
+pub fn for_each_token(text: &str, f: impl FnMut(&str)) {
+    if text.is_ascii() {
+        for_each_ascii_token(text, f);
+    } else {
+        for_each_unicode_token(text, f);
+    }
+}
+
+/// [`for_each_token`] for any text, character by character.
+fn for_each_unicode_token(text: &str, mut f: impl FnMut(&str)) {
     let mut start = None;
     let mut buf = String::new();
     let mut emit = |run: &str, buf: &mut String| {
@@ -40,6 +49,49 @@ pub fn for_each_token(text: &str, mut f: impl FnMut(&str)) {
     }
     if let Some(s) = start {
         emit(&text[s..], &mut buf);
+    }
+}
+
+/// True for the ASCII bytes a token is made of: letters, digits and `_` (in ASCII
+/// text, exactly the characters `char::is_alphanumeric` or `_` accepts).
+static ASCII_WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    table
+};
+
+/// [`for_each_token`] for ASCII text (most of it): runs found byte by byte, with no
+/// character decoding or Unicode tables.
+fn for_each_ascii_token(text: &str, mut f: impl FnMut(&str)) {
+    let mut buf = String::new();
+    for_each_ascii_run(text.as_bytes(), |run| {
+        buf.clear();
+        // an ASCII run of an ASCII text
+        buf.extend(run.iter().map(|&b| char::from(b.to_ascii_lowercase())));
+        f(&buf);
+    });
+}
+
+/// Calls `f` with every run of token bytes (ASCII letters, digits, `_`) of at least 2
+/// bytes in `bytes`, not lowercased: for ASCII text, the BM25 tokens before lowercasing.
+pub(crate) fn for_each_ascii_run(bytes: &[u8], mut f: impl FnMut(&[u8])) {
+    let mut i = 0;
+    while i < bytes.len() {
+        while i < bytes.len() && !ASCII_WORD[bytes[i] as usize] {
+            i += 1;
+        }
+        let start = i;
+        while i < bytes.len() && ASCII_WORD[bytes[i] as usize] {
+            i += 1;
+        }
+        if i - start >= 2 {
+            f(&bytes[start..i]);
+        }
     }
 }
 
@@ -137,6 +189,42 @@ mod tests {
             ["foo_bar", "b2", "yz", "école", "42"]
         );
         assert!(tokens("!! a . b").is_empty());
+    }
+
+    /// The tokens of both paths of [`for_each_token`] for the same text.
+    fn both_paths(text: &str) -> (Vec<String>, Vec<String>) {
+        let mut ascii = Vec::new();
+        for_each_ascii_token(text, |t| ascii.push(t.to_string()));
+        let mut unicode = Vec::new();
+        for_each_unicode_token(text, |t| unicode.push(t.to_string()));
+        (ascii, unicode)
+    }
+
+    #[test]
+    fn the_ascii_path_finds_the_tokens_of_the_character_path() {
+        // every ASCII byte, in runs around each other
+        let all: String = (0u8..128).map(char::from).collect();
+        for text in [
+            all.as_str(),
+            "Foo_bar, a b2 x-yz 42",
+            "",
+            "a",
+            "ab",
+            "_",
+            "__ x",
+        ] {
+            let (ascii, unicode) = both_paths(text);
+            assert_eq!(ascii, unicode, "{text:?}");
+        }
+        assert_eq!(both_paths("A1_z9 Q").0, ["a1_z9"]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn on_any_ascii_text_both_paths_agree(text in "[ -~\t\n\x00-\x1f\x7f]{0,80}") {
+            let (ascii, unicode) = both_paths(&text);
+            proptest::prop_assert_eq!(ascii, unicode);
+        }
     }
 
     #[test]
