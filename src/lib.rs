@@ -1,6 +1,7 @@
 //! memlens: browse and curate the memories AI coding agents keep, over one redb file.
 
 pub mod cli;
+pub(crate) mod codec;
 pub mod commands;
 pub(crate) mod commit;
 pub mod corpus;

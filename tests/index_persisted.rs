@@ -632,7 +632,7 @@ fn a_haystacks_chunk_whose_memories_are_all_purged_is_removed() {
 fn jsonl_file(dir: &Path, name: &str, memories: &[Memory]) -> std::path::PathBuf {
     let mut text = Vec::new();
     for m in memories {
-        text.extend(memlens::store::tables::encode(m));
+        memlens::exchange::json_line::write_json_line(m, &mut text);
         text.push(b'\n');
     }
     let path = dir.join(name);

@@ -6,8 +6,9 @@ mod exchange_support;
 use exchange_support::{export_all, import_jsonl, temp_store};
 use memlens::exchange::Collected;
 use memlens::exchange::RecordSink;
-use memlens::exchange::fast_json::{parse_canonical, parse_line};
+use memlens::exchange::fast_json::parse_canonical;
 use memlens::exchange::hivelore::{read::parse_memory, write::render};
+use memlens::exchange::json_line::write_json_line;
 use memlens::model::{FEEL_DIMS, Memory, Relationship, Scope, Source, Status, Timestamp};
 use memlens::store::tables::{decode, encode};
 use proptest::collection::{btree_map, vec};
@@ -113,8 +114,36 @@ proptest! {
     }
 
     #[test]
-    fn the_direct_encoding_is_the_canonical_line(m in memory()) {
-        prop_assert_eq!(String::from_utf8(encode(&m)).unwrap(), m.to_json_line());
+    fn the_direct_json_writer_writes_the_canonical_line(m in memory()) {
+        let mut line = Vec::new();
+        write_json_line(&m, &mut line);
+        prop_assert_eq!(String::from_utf8(line).unwrap(), m.to_json_line());
+    }
+
+    #[test]
+    fn a_json_line_stored_by_schema_1_decodes_to_its_memory(m in memory()) {
+        prop_assume!(m.validate().is_empty());
+        prop_assert_eq!(decode(m.to_json_line().as_bytes()), Some(m));
+    }
+
+    #[test]
+    fn a_damaged_store_encoding_decodes_to_nothing_or_a_valid_memory(
+        m in memory(),
+        cut in any::<prop::sample::Index>(),
+        flip in any::<prop::sample::Index>(),
+        bits in 1u8..=255,
+    ) {
+        prop_assume!(m.validate().is_empty());
+        let bytes = encode(&m);
+        // cut short: never a memory
+        let at = cut.index(bytes.len());
+        prop_assert_eq!(decode(&bytes[..at]), None);
+        // a byte changed: no panic, and only ever a memory the store would accept
+        let mut changed = bytes.clone();
+        changed[flip.index(bytes.len())] ^= bits;
+        if let Some(back) = decode(&changed) {
+            prop_assert!(back.validate().is_empty() && back.is_normalised());
+        }
     }
 
     #[test]
@@ -149,55 +178,10 @@ proptest! {
     ) {
         let obj: serde_json::Map<String, Value> = fields.into_iter().collect();
         let line = Value::Object(obj.clone()).to_string();
-        if let Some(fast) = parse_line(&line, now) {
+        if let Some(fast) = parse_canonical(&line, now) {
             let (general, warnings) = Memory::from_json(&obj, now).expect("the general reader accepts it too");
             prop_assert!(warnings.is_empty());
-            if fast.line_is_stored_form {
-                let stored = decode(line.as_bytes());
-                prop_assert_eq!(stored.as_ref(), Some(&fast.memory));
-            }
-            prop_assert_eq!(fast.memory, general);
-        }
-    }
-
-    #[test]
-    fn a_line_kept_as_the_stored_form_decodes_to_the_memory_read(
-        m in memory(),
-        dropped in vec(any::<prop::sample::Index>(), 0..3),
-        padded_tag in option::of("[a-z]{1,6}"),
-        spaced in any::<bool>(),
-        now in timestamp(),
-    ) {
-        prop_assume!(m.validate().is_empty());
-        // Lines that differ from the canonical one: fields left out (timestamps among
-        // them), a tag with blanks around it or twice, whitespace between tokens.
-        let mut obj = m.to_json();
-        let keys: Vec<String> = obj.keys().cloned().collect();
-        for pick in &dropped {
-            let key = pick.get(&keys);
-            if key != "id" && key != "body" {
-                obj.remove(key);
-            }
-        }
-        if let Some(tag) = padded_tag {
-            let tags = obj.entry("tags").or_insert_with(|| Value::Array(Vec::new()));
-            if let Value::Array(list) = tags {
-                list.push(Value::from(format!("  {tag} ")));
-                list.push(Value::from(tag));
-            }
-        }
-        let value = Value::Object(obj.clone());
-        let line = if spaced {
-            serde_json::to_string_pretty(&value).expect("json").replace('\n', " ")
-        } else {
-            value.to_string()
-        };
-        // (a line left without a field the memory needs goes to the general reader)
-        if let Some(read) = parse_line(&line, now) {
-            prop_assert_eq!(read.line_is_stored_form, obj.contains_key("created_at"));
-            if read.line_is_stored_form {
-                prop_assert_eq!(decode(line.as_bytes()), Some(read.memory));
-            }
+            prop_assert_eq!(fast, general);
         }
     }
 

@@ -6,8 +6,9 @@ mod exchange_support;
 
 use exchange_support::{memlens, stderr, temp_store};
 use memlens::model::{Memory, Timestamp};
-use memlens::store::tables::{KEY_SCHEMA, META, SCHEMA_VERSION};
+use memlens::store::tables::{KEY_SCHEMA, MEMORIES, META, SCHEMA_VERSION, decode};
 use memlens::store::{Store, StoreError};
+use redb::{ReadableDatabase, ReadableTable};
 use std::path::Path;
 
 /// Runs `memlens stats --db path` and checks it fails with one `error:` line naming
@@ -82,6 +83,86 @@ fn a_store_from_a_newer_memlens_is_refused() {
         Ok(_) => panic!("a newer schema was opened"),
     }
     refused_by_the_binary(dir.path(), &path, "newer memlens");
+}
+
+/// The first byte of each stored memory row, by document number.
+fn row_heads(path: &Path) -> Vec<u8> {
+    let db = redb::Database::open(path).unwrap();
+    let txn = db.begin_read().unwrap();
+    let memories = txn.open_table(MEMORIES).unwrap();
+    memories
+        .iter()
+        .unwrap()
+        .map(|row| row.unwrap().1.value()[0])
+        .collect()
+}
+
+#[test]
+fn a_store_of_schema_1_is_read_as_it_is_and_stamped_with_the_current_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.redb");
+    let mut kept = Memory::new("kept", "stored as a JSON line", Timestamp(5));
+    kept.tags = vec!["old".into()];
+    kept.feel[3] = Some(0.25);
+    let rewritten = Memory::new("rewritten", "also a JSON line", Timestamp(6));
+    {
+        let store = Store::open(&path).unwrap();
+        let mut w = store.write().unwrap();
+        w.put(&kept).unwrap();
+        w.put(&rewritten).unwrap();
+        w.commit().unwrap();
+    }
+    // What memlens wrote before the compact form: canonical JSON lines, schema 1.
+    {
+        let db = redb::Database::open(&path).unwrap();
+        let txn = db.begin_write().unwrap();
+        {
+            let mut memories = txn.open_table(MEMORIES).unwrap();
+            let rows: Vec<(u32, Memory)> = memories
+                .iter()
+                .unwrap()
+                .map(|row| {
+                    let (doc, bytes) = row.unwrap();
+                    (doc.value(), decode(bytes.value()).unwrap())
+                })
+                .collect();
+            for (doc, m) in rows {
+                memories.insert(doc, m.to_json_line().as_bytes()).unwrap();
+            }
+            let mut meta = txn.open_table(META).unwrap();
+            meta.insert(KEY_SCHEMA, 1u32.to_le_bytes().as_slice())
+                .unwrap();
+        }
+        txn.commit().unwrap();
+    }
+    assert_eq!(row_heads(&path), vec![b'{', b'{']);
+
+    let store = Store::open(&path).unwrap();
+    assert_eq!(
+        store.read().unwrap().get("kept").unwrap(),
+        Some(kept.clone())
+    );
+    let mut changed = rewritten.clone();
+    changed.body = "now in the compact form".into();
+    let mut w = store.write().unwrap();
+    w.put(&changed).unwrap();
+    w.commit().unwrap();
+    let reader = store.read().unwrap();
+    assert_eq!(reader.get("kept").unwrap(), Some(kept));
+    assert_eq!(reader.get("rewritten").unwrap(), Some(changed));
+    drop(reader);
+    drop(store);
+
+    // the row written since is compact, the other one is left as it was
+    let heads = row_heads(&path);
+    assert_eq!(heads[0], b'{');
+    assert_ne!(heads[1], b'{');
+    let db = redb::Database::open(&path).unwrap();
+    let txn = db.begin_read().unwrap();
+    let meta = txn.open_table(META).unwrap();
+    let stamped = meta.get(KEY_SCHEMA).unwrap().unwrap().value().to_vec();
+    assert_eq!(stamped, SCHEMA_VERSION.to_le_bytes());
+    const { assert!(SCHEMA_VERSION > 1) };
 }
 
 #[test]

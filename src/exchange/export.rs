@@ -32,14 +32,16 @@ pub fn export_jsonl(
     out_name: &Path,
 ) -> Result<ExportSummary, ExchangeError> {
     let mut summary = ExportSummary::default();
+    let mut line = Vec::new();
     reader.try_for_each_by_id(|memory| {
         if memory.is_deleted() && !include_deleted {
             summary.deleted_left_out += 1;
             return Ok(());
         }
-        let mut line = memory.to_json_line();
-        line.push('\n');
-        out.write_all(line.as_bytes())
+        line.clear();
+        super::json_line::write_json_line(&memory, &mut line);
+        line.push(b'\n');
+        out.write_all(&line)
             .map_err(|e| ExchangeError::io(out_name, e))?;
         summary.written += 1;
         Ok::<(), ExchangeError>(())

@@ -15,34 +15,15 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 use std::fmt;
 
-/// The memory a canonical line holds, or `None` when the general reader must decide.
+/// The memory a canonical line holds, normalised and validated, or `None` when the
+/// general reader must decide.
 pub fn parse_canonical(line: &str, now: Timestamp) -> Option<Memory> {
-    parse_line(line, now).map(|read| read.memory)
-}
-
-/// A memory read by the fast path.
-#[derive(Debug)]
-pub struct FastRead {
-    /// The memory, normalised and validated.
-    pub memory: Memory,
-    /// True when the line itself decodes back to exactly this memory, so that it can
-    /// be stored as it is instead of being encoded again: nothing was taken from the
-    /// import's clock (the line has `created_at`). What the fast path accepts, the
-    /// general reader reads alike, and both normalise.
-    pub line_is_stored_form: bool,
-}
-
-/// [`parse_canonical`], saying also whether the line can be stored as it is.
-pub fn parse_line(line: &str, now: Timestamp) -> Option<FastRead> {
     let mut de = serde_json::Deserializer::from_str(line);
     let read = de.deserialize_map(LineVisitor { now }).ok()?;
     de.end().ok()?;
-    let (mut memory, saw_created) = read?;
+    let mut memory = read?;
     memory.normalise();
-    memory.validate().is_empty().then_some(FastRead {
-        memory,
-        line_is_stored_form: saw_created,
-    })
+    memory.validate().is_empty().then_some(memory)
 }
 
 /// A known field, or another key (kept for `extra`).
@@ -163,9 +144,8 @@ fn opt_time<E: de::Error>(s: Option<String>) -> Result<Option<Timestamp>, E> {
 }
 
 impl<'de> Visitor<'de> for LineVisitor {
-    /// `None` when the line needs the general reader; else the memory and whether the
-    /// line has `created_at`.
-    type Value = Option<(Memory, bool)>;
+    /// `None` when the line needs the general reader; else the memory.
+    type Value = Option<Memory>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a memory object")
@@ -258,7 +238,7 @@ impl<'de> Visitor<'de> for LineVisitor {
         }
         m.feel = feel;
         m.extra = extra;
-        Ok(Some((m, saw_created)))
+        Ok(Some(m))
     }
 }
 

@@ -21,12 +21,8 @@ pub fn read(
     now: Timestamp,
 ) -> Result<(), ExchangeError> {
     lines::for_each_line(reader, path, sink, |sink, line, text| {
-        if let Some(read) = fast_json::parse_line(text, now) {
-            if read.line_is_stored_form {
-                sink.memory_with_json(line, read.memory, text);
-            } else {
-                sink.memory(line, read.memory);
-            }
+        if let Some(memory) = fast_json::parse_canonical(text, now) {
+            sink.memory(line, memory);
         } else if let Some(obj) = parse_object(sink, line, text) {
             deliver(sink, line, Memory::from_json(&obj, now));
         }

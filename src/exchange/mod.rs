@@ -12,6 +12,7 @@ pub mod export;
 pub mod fast_json;
 pub mod hivelore;
 pub mod import;
+pub mod json_line;
 pub mod jsonl;
 pub mod lines;
 pub mod mcp_memory;
@@ -94,12 +95,6 @@ pub trait RecordSink {
     fn file(&mut self, name: &str);
     /// A valid memory read from `line`.
     fn memory(&mut self, line: usize, memory: Memory);
-    /// A valid memory read from `line`, whose JSON text `json` decodes back to exactly
-    /// it (see [`fast_json::FastRead`]), so a store may keep the text as it is.
-    fn memory_with_json(&mut self, line: usize, memory: Memory, json: &str) {
-        let _ = json;
-        self.memory(line, memory);
-    }
     /// A problem at `line`: the run will write nothing.
     fn problem(&mut self, line: usize, field: &str, reason: String);
     /// Something worth telling that does not stop the run.

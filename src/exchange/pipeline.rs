@@ -97,13 +97,6 @@ impl RecordSink for ChannelSink {
     fn memory(&mut self, line: usize, memory: Memory) {
         self.push(Event::Memory(line, Box::new(Prepared::new(memory))));
     }
-    fn memory_with_json(&mut self, line: usize, memory: Memory, json: &str) {
-        if self.closed {
-            return;
-        }
-        let prepared = Prepared::with_encoding(memory, json.as_bytes().to_vec());
-        self.push(Event::Memory(line, Box::new(prepared)));
-    }
     fn problem(&mut self, line: usize, field: &str, reason: String) {
         self.push(Event::Problem(line, field.to_string(), reason));
     }

@@ -3,10 +3,9 @@
 //! record's strings first (an import prepares one per memory, so the allocations of
 //! the general form would cost more than the rest of the write).
 
-use super::record::{
-    RECORD_VERSION, len_u32, put_list_of, put_opt_f64, put_opt_str, put_str, put_term, put_u32,
-};
+use super::record::RECORD_VERSION;
 use super::tokenize::{HEADLINE_CHARS, for_each_ascii_run, for_each_field, for_each_token};
+use crate::codec::{len_u32, put_list_of, put_opt_f64, put_opt_str, put_str, put_term, put_u32};
 use crate::model::{Memory, Scope, Status};
 use std::cell::RefCell;
 

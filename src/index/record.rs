@@ -1,9 +1,12 @@
 //! The search record: what search needs of one memory apart from the text it matches
 //! (its fields and BM25 terms), in a compact binary form stored beside it, so opening a
-//! store never has to parse every memory's JSON. The literal and fuzzy haystacks are
+//! store never has to decode every memory. The literal and fuzzy haystacks are
 //! stored once, in the haystack chunks ([`super::haystacks`]).
 
 use super::tokenize::{for_each_field, for_each_token};
+use crate::codec::{
+    Reader, len_u32, put_list, put_opt_f64, put_opt_str, put_str, put_term, put_u32,
+};
 use crate::model::{FEEL_COUNT, Memory, Scope, Status};
 
 /// Version byte at the start of every encoded record; a record with another version is
@@ -238,7 +241,7 @@ impl<'a> RecordView<'a> {
             0 => None,
             _ => Some(r.str()?),
         };
-        let tags = r.list()?;
+        let tags = str_list(r.list()?);
         let weight = r.f64()?;
         let trust = r.f64()?;
         let confidence = r.opt_f64()?;
@@ -259,7 +262,7 @@ impl<'a> RecordView<'a> {
                 *slot = Some(r.f64()?);
             }
         }
-        let targets = r.list()?;
+        let targets = str_list(r.list()?);
         let length = r.u32()?;
         let term_count = r.u32()?;
         let term_bytes = &bytes[r.at..];
@@ -305,6 +308,10 @@ impl<'a> RecordView<'a> {
     pub fn term_section(&self) -> &'a [u8] {
         self.term_bytes
     }
+}
+
+fn str_list((bytes, len): (&[u8], usize)) -> StrList<'_> {
+    StrList { bytes, len }
 }
 
 /// A counted list of strings read in place (tags, relationship targets), checked
@@ -360,185 +367,10 @@ fn status_code(s: Status) -> u8 {
     Status::ALL.iter().position(|x| *x == s).unwrap_or(0) as u8
 }
 
-pub(super) fn len_u32(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-pub(super) fn put_u32(w: &mut Vec<u8>, v: u32) {
-    w.extend(v.to_le_bytes());
-}
-
-pub(super) fn put_str(w: &mut Vec<u8>, s: &str) {
-    put_u32(w, len_u32(s.len()));
-    w.extend(s.as_bytes());
-}
-
-/// `v` in LEB128: seven bits a byte, low bits first, the high bit set on every byte
-/// but the last (one byte below 128, as nearly every term length and frequency is).
-pub(super) fn put_varint(w: &mut Vec<u8>, mut v: u32) {
-    while v >= 0x80 {
-        w.push((v as u8 & 0x7f) | 0x80);
-        v >>= 7;
-    }
-    w.push(v as u8);
-}
-
-/// One entry of a term section: the term, length first, then its frequency.
-pub(super) fn put_term(w: &mut Vec<u8>, term: &[u8], tf: u32) {
-    put_varint(w, len_u32(term.len()));
-    w.extend_from_slice(term);
-    put_varint(w, tf);
-}
-
-pub(super) fn put_opt_str(w: &mut Vec<u8>, s: Option<&str>) {
-    match s {
-        Some(s) => {
-            w.push(1);
-            put_str(w, s);
-        }
-        None => w.push(0),
-    }
-}
-
-pub(super) fn put_opt_f64(w: &mut Vec<u8>, v: Option<f64>) {
-    match v {
-        Some(v) => {
-            w.push(1);
-            w.extend(v.to_le_bytes());
-        }
-        None => w.push(0),
-    }
-}
-
-fn put_list(w: &mut Vec<u8>, items: &[String]) {
-    put_list_of(w, items.iter().map(String::as_str));
-}
-
-/// A counted list of strings, as records store tags and targets.
-pub(super) fn put_list_of<'s>(w: &mut Vec<u8>, items: impl ExactSizeIterator<Item = &'s str>) {
-    put_u32(w, len_u32(items.len()));
-    for s in items {
-        put_str(w, s);
-    }
-}
-
-/// A cursor over an encoded record that fails softly on truncated input.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let end = self.at.checked_add(n)?;
-        let out = self.bytes.get(self.at..end)?;
-        self.at = end;
-        Some(out)
-    }
-    fn u8(&mut self) -> Option<u8> {
-        Some(self.take(1)?[0])
-    }
-    fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
-    }
-    fn f64(&mut self) -> Option<f64> {
-        Some(f64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-    /// A [`put_varint`] value; `None` when truncated or longer than a `u32`.
-    fn varint(&mut self) -> Option<u32> {
-        let mut v = 0u32;
-        for shift in (0..35).step_by(7) {
-            let b = self.u8()?;
-            v |= u32::from(b & 0x7f).checked_shl(shift)?;
-            if b & 0x80 == 0 {
-                return (shift < 28 || b < 0x10).then_some(v);
-            }
-        }
-        None
-    }
-    /// A [`put_term`] entry.
-    fn term(&mut self) -> Option<(&'a [u8], u32)> {
-        let n = self.varint()? as usize;
-        let term = self.take(n)?;
-        Some((term, self.varint()?))
-    }
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = self.u32()? as usize;
-        self.take(n)
-    }
-    fn str(&mut self) -> Option<&'a str> {
-        std::str::from_utf8(self.bytes()?).ok()
-    }
-    fn opt_f64(&mut self) -> Option<Option<f64>> {
-        match self.u8()? {
-            0 => Some(None),
-            _ => Some(Some(self.f64()?)),
-        }
-    }
-    fn list(&mut self) -> Option<StrList<'a>> {
-        let len = self.u32()? as usize;
-        let start = self.at;
-        for _ in 0..len {
-            self.str()?;
-        }
-        Some(StrList {
-            bytes: &self.bytes[start..self.at],
-            len,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::{Relationship, Timestamp};
-
-    #[test]
-    fn varints_round_trip_and_refuse_truncated_or_overlong_bytes() {
-        let values = [
-            0,
-            1,
-            127,
-            128,
-            255,
-            16_383,
-            16_384,
-            1 << 21,
-            1 << 28,
-            u32::MAX,
-        ];
-        let mut w = Vec::new();
-        for v in values {
-            put_varint(&mut w, v);
-        }
-        assert_eq!(w.len(), 1 + 1 + 1 + 2 + 2 + 2 + 3 + 4 + 5 + 5);
-        let mut r = Reader { bytes: &w, at: 0 };
-        for v in values {
-            assert_eq!(r.varint(), Some(v));
-        }
-        assert_eq!(r.varint(), None, "read past the end");
-        // a continuation byte with nothing after it
-        assert_eq!(
-            Reader {
-                bytes: &[0x80],
-                at: 0
-            }
-            .varint(),
-            None
-        );
-        // more than 32 bits
-        let overlong = [0xff, 0xff, 0xff, 0xff, 0x10];
-        assert_eq!(
-            Reader {
-                bytes: &overlong,
-                at: 0
-            }
-            .varint(),
-            None
-        );
-        let six = [0x80, 0x80, 0x80, 0x80, 0x80, 0x00];
-        assert_eq!(Reader { bytes: &six, at: 0 }.varint(), None);
-    }
 
     #[test]
     fn a_record_survives_encoding_and_rejects_truncation() {

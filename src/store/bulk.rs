@@ -44,13 +44,6 @@ impl Prepared {
     pub fn new(memory: Memory) -> Prepared {
         let mut encoded = Vec::with_capacity(memory.body.len() + 512);
         encode_into(&memory, &mut encoded);
-        Prepared::with_encoding(memory, encoded)
-    }
-
-    /// [`new`](Self::new) with the `MEMORIES` encoding given: bytes that
-    /// [`super::tables::decode`] reads back as exactly `memory`, such as the JSON line
-    /// it was read from.
-    pub fn with_encoding(memory: Memory, encoded: Vec<u8>) -> Prepared {
         let entry = IndexEntry::of(&memory);
         let refused = refusal(&memory);
         Prepared {

@@ -2,7 +2,7 @@
 //! that keep memories, links and search indexes in step.
 
 mod bulk;
-mod encode;
+mod compact;
 mod error;
 mod links;
 mod open;

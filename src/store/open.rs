@@ -7,7 +7,9 @@ use super::tables::{
     BACKLINKS, FORMAT_MARKER, IDS, KEY_FORMAT, KEY_NEXT_DOC, KEY_SCHEMA, MEMORIES, META,
     SCHEMA_VERSION,
 };
-use redb::{Database, DatabaseError, ReadOnlyDatabase, ReadableDatabase, TableError};
+use redb::{
+    Database, DatabaseError, ReadOnlyDatabase, ReadableDatabase, ReadableTable, TableError,
+};
 use std::io::Read;
 use std::path::Path;
 
@@ -174,12 +176,7 @@ fn check_format(db: &impl ReadableDatabase, path: &Path) -> StoreResult<bool> {
                     detail: "a redb database of another program".into(),
                 });
             }
-            let version = meta
-                .get(KEY_SCHEMA)
-                .map_err(|e| err(e.into()))?
-                .and_then(|v| <[u8; 4]>::try_from(v.value()).ok())
-                .map(u32::from_le_bytes)
-                .unwrap_or(0);
+            let version = stored_schema(&meta).map_err(|e| err(e.into()))?;
             if version > SCHEMA_VERSION {
                 return Err(StoreError::NewerSchema {
                     path: path.to_path_buf(),
@@ -212,7 +209,33 @@ fn check_or_stamp(db: &Database, path: &Path, before_rebuild: &dyn Fn()) -> Stor
         stamp_new(db).map_err(|e| storage_error(path, e))?;
     } else {
         index_or_rebuild(db, before_rebuild).map_err(|e| storage_error(path, e))?;
+        upgrade_schema(db).map_err(|e| storage_error(path, e))?;
     }
+    Ok(())
+}
+
+/// The schema version stamped in `META` (0 when missing or unreadable).
+fn stored_schema(
+    meta: &impl ReadableTable<&'static str, &'static [u8]>,
+) -> Result<u32, redb::StorageError> {
+    Ok(meta
+        .get(KEY_SCHEMA)?
+        .and_then(|v| <[u8; 4]>::try_from(v.value()).ok())
+        .map(u32::from_le_bytes)
+        .unwrap_or(0))
+}
+
+/// Stamps this build's schema on a store of an older one, which it reads as it is
+/// (see [`SCHEMA_VERSION`]), so that an older memlens refuses the store from then on
+/// instead of meeting memories it cannot read.
+fn upgrade_schema(db: &Database) -> Result<(), redb::Error> {
+    if stored_schema(&db.begin_read()?.open_table(META)?)? >= SCHEMA_VERSION {
+        return Ok(());
+    }
+    let txn = db.begin_write()?;
+    txn.open_table(META)?
+        .insert(KEY_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())?;
+    txn.commit()?;
     Ok(())
 }
 

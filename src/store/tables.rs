@@ -18,8 +18,11 @@ pub const BACKLINKS: MultimapTableDefinition<&str, &str> =
 
 /// Marker stored under `format` in `META`.
 pub const FORMAT_MARKER: &[u8] = b"memlens";
-/// Schema version this build writes and reads.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Schema version this build writes and reads. Version 2 stores memories in their
+/// compact form; version 1 stored JSON lines, which are still read (a store of
+/// version 1 is stamped 2 by its first writable open, and each memory is rewritten in
+/// the compact form when it is next written).
+pub const SCHEMA_VERSION: u32 = 2;
 /// `META` key of the format marker.
 pub const KEY_FORMAT: &str = "format";
 /// `META` key of the schema version.
@@ -35,7 +38,7 @@ pub const RESERVED_META_KEYS: [&str; 5] = [
     crate::index::facts::KEY_TOTALS,
 ];
 
-/// Encodes a memory for the `MEMORIES` table (canonical JSON).
+/// Encodes a memory for the `MEMORIES` table (its compact form).
 pub fn encode(memory: &Memory) -> Vec<u8> {
     let mut out = Vec::new();
     encode_into(memory, &mut out);
@@ -44,11 +47,15 @@ pub fn encode(memory: &Memory) -> Vec<u8> {
 
 /// Appends the encoding of [`encode`] to `out` (reusing its allocation).
 pub fn encode_into(memory: &Memory, out: &mut Vec<u8>) {
-    super::encode::write_json_line(memory, out);
+    super::compact::encode_into(memory, out);
 }
 
-/// Decodes a memory written by [`encode`]; `None` when the bytes are damaged.
+/// Decodes a memory written by [`encode`], or the canonical JSON line that stores of
+/// schema 1 hold; `None` when the bytes are damaged.
 pub fn decode(bytes: &[u8]) -> Option<Memory> {
+    if bytes.first() != Some(&b'{') {
+        return super::compact::decode(bytes);
+    }
     let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
     let obj = value.as_object()?;
     Memory::from_json(obj, Timestamp(0)).ok().map(|(m, _)| m)

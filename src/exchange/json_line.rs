@@ -1,6 +1,6 @@
-//! The store encoding written directly: the very bytes of `Memory::to_json_line`
+//! The canonical JSON line written directly: the very bytes of `Memory::to_json_line`
 //! (canonical key order, serde_json's escaping and number formatting) without building a
-//! JSON map first, which made encoding the slowest step of a bulk import.
+//! JSON map first, which would cost an export more than reading the store.
 
 use crate::model::{FEEL_DIMS, Memory, Timestamp};
 use serde::Serialize;

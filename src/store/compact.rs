@@ -1,0 +1,173 @@
+//! The compact stored form of a memory: its fields in binary, in a fixed order, about
+//! half the bytes of its JSON line (the `feel_*` names and the decimal numbers are what
+//! make the line long), so a store is smaller and an import writes less. It starts with
+//! [`COMPACT_TAG`], never `{`: stores written before it hold JSON lines, which are
+//! still read.
+
+use crate::codec::{Reader, put_list, put_opt_f64, put_opt_str, put_str, put_u32};
+use crate::model::{FEEL_COUNT, Memory, Relationship, Scope, Source, Status, Timestamp};
+use serde_json::{Map, Value};
+
+/// The first byte of the compact form.
+pub const COMPACT_TAG: u8 = 1;
+
+fn put_i64(w: &mut Vec<u8>, v: i64) {
+    w.extend(v.to_le_bytes());
+}
+
+fn put_opt_time(w: &mut Vec<u8>, t: Option<Timestamp>) {
+    match t {
+        Some(t) => {
+            w.push(1);
+            put_i64(w, t.0);
+        }
+        None => w.push(0),
+    }
+}
+
+fn code<T: PartialEq>(all: &[T], v: &T) -> u8 {
+    all.iter().position(|x| x == v).unwrap_or(0) as u8
+}
+
+/// Appends the compact form of `m` to `w`.
+pub fn encode_into(m: &Memory, w: &mut Vec<u8>) {
+    w.push(COMPACT_TAG);
+    put_str(w, &m.id);
+    put_opt_str(w, m.title.as_deref());
+    put_str(w, &m.body);
+    put_str(w, &m.memory_type);
+    w.push(code(Scope::ALL, &m.scope));
+    put_opt_str(w, m.module.as_deref());
+    w.push(code(Status::ALL, &m.status));
+    put_list(w, &m.tags);
+    w.extend(m.weight.to_le_bytes());
+    w.extend(m.trust.to_le_bytes());
+    put_opt_f64(w, m.confidence);
+    put_i64(w, m.created_at.0);
+    put_i64(w, m.updated_at.0);
+    put_opt_time(w, m.deleted_at);
+    put_opt_str(w, m.deleted_reason.as_deref());
+    put_opt_time(w, m.last_read_at);
+    put_u32(w, m.read_count);
+    put_u32(w, m.rating_sum);
+    put_u32(w, m.rating_count);
+    put_u32(w, u32::try_from(m.relationships.len()).unwrap_or(u32::MAX));
+    for r in &m.relationships {
+        put_str(w, &r.target);
+        put_str(w, &r.kind);
+        put_opt_f64(w, r.strength);
+    }
+    match m.rem_visits {
+        Some(v) => {
+            w.push(1);
+            put_u32(w, v);
+        }
+        None => w.push(0),
+    }
+    let mask = (0..FEEL_COUNT)
+        .filter(|&i| m.feel[i].is_some())
+        .fold(0u32, |acc, i| acc | (1 << i));
+    put_u32(w, mask);
+    for v in m.feel.iter().flatten() {
+        w.extend(v.to_le_bytes());
+    }
+    match &m.source {
+        Some(s) => {
+            w.push(1);
+            put_str(w, &s.system);
+            put_opt_str(w, s.path.as_deref());
+            put_opt_str(w, s.id.as_deref());
+            put_list(w, &s.keys);
+        }
+        None => w.push(0),
+    }
+    if m.extra.is_empty() {
+        put_str(w, "");
+    } else {
+        // a map of JSON values always serializes
+        put_str(w, &Value::Object(m.extra.clone()).to_string());
+    }
+}
+
+fn opt<T>(
+    r: &mut Reader<'_>,
+    read: impl FnOnce(&mut Reader<'_>) -> Option<T>,
+) -> Option<Option<T>> {
+    match r.u8()? {
+        0 => Some(None),
+        1 => Some(Some(read(r)?)),
+        _ => None,
+    }
+}
+
+fn string(r: &mut Reader<'_>) -> Option<String> {
+    r.str().map(str::to_string)
+}
+
+fn strings(r: &mut Reader<'_>) -> Option<Vec<String>> {
+    let (bytes, len) = r.list()?;
+    let mut items = Reader { bytes, at: 0 };
+    (0..len).map(|_| string(&mut items)).collect()
+}
+
+/// The memory of a compact form written by [`encode_into`]; `None` when the bytes are
+/// damaged (cut short, run on, or decoding to a memory the store would have refused).
+pub fn decode(bytes: &[u8]) -> Option<Memory> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.u8()? != COMPACT_TAG {
+        return None;
+    }
+    let mut m = Memory::new(string(&mut r)?, String::new(), Timestamp(0));
+    m.title = opt(&mut r, string)?;
+    m.body = string(&mut r)?;
+    m.memory_type = string(&mut r)?;
+    m.scope = *Scope::ALL.get(usize::from(r.u8()?))?;
+    m.module = opt(&mut r, string)?;
+    m.status = *Status::ALL.get(usize::from(r.u8()?))?;
+    m.tags = strings(&mut r)?;
+    m.weight = r.f64()?;
+    m.trust = r.f64()?;
+    m.confidence = r.opt_f64()?;
+    m.created_at = Timestamp(r.i64()?);
+    m.updated_at = Timestamp(r.i64()?);
+    m.deleted_at = opt(&mut r, |r| r.i64().map(Timestamp))?;
+    m.deleted_reason = opt(&mut r, string)?;
+    m.last_read_at = opt(&mut r, |r| r.i64().map(Timestamp))?;
+    m.read_count = r.u32()?;
+    m.rating_sum = r.u32()?;
+    m.rating_count = r.u32()?;
+    let links = r.u32()?;
+    m.relationships = (0..links)
+        .map(|_| {
+            Some(Relationship {
+                target: string(&mut r)?,
+                kind: string(&mut r)?,
+                strength: r.opt_f64()?,
+            })
+        })
+        .collect::<Option<_>>()?;
+    m.rem_visits = opt(&mut r, |r| r.u32())?;
+    let mask = r.u32()?;
+    if mask >> FEEL_COUNT != 0 {
+        return None;
+    }
+    for (i, slot) in m.feel.iter_mut().enumerate() {
+        if mask & (1 << i) != 0 {
+            *slot = Some(r.f64()?);
+        }
+    }
+    m.source = opt(&mut r, |r| {
+        Some(Source {
+            system: string(r)?,
+            path: opt(r, string)?,
+            id: opt(r, string)?,
+            keys: strings(r)?,
+        })
+    })?;
+    let extra = r.str()?;
+    if !extra.is_empty() {
+        m.extra = serde_json::from_str::<Map<String, Value>>(extra).ok()?;
+    }
+    let whole = r.at == bytes.len();
+    (whole && m.validate().is_empty() && m.is_normalised()).then_some(m)
+}
