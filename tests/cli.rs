@@ -340,6 +340,48 @@ fn exports_go_to_stdout_or_a_file_and_leave_deleted_out_by_default() {
     assert_eq!(count, 200 - deleted);
 }
 
+#[test]
+fn an_export_keeps_a_symlink_a_link_and_a_named_pipe_a_pipe() {
+    use std::os::unix::fs::FileTypeExt;
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let file = h.join("gen.jsonl");
+    std::fs::write(&file, generate::jsonl(&generate::memories(3, 20))).unwrap();
+    let db = h.join("s.redb");
+    ok(h, &["import", "--db", s(&db), s(&file)]);
+    let expected = ok(h, &["export", "--db", s(&db)]);
+
+    // a link to a file: the file it points to gets the export, the link stays
+    let real = h.join("real.jsonl");
+    std::fs::write(&real, "old\n").unwrap();
+    let link = h.join("link.jsonl");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    ok(h, &["export", "--db", s(&db), "-o", s(&link)]);
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), expected);
+
+    // a named pipe (like /dev/null, not a file a rename may replace): written through
+    let pipe = h.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let reader = {
+        let pipe = pipe.clone();
+        std::thread::spawn(move || std::fs::read_to_string(pipe).unwrap())
+    };
+    ok(h, &["export", "--db", s(&db), "-o", s(&pipe)]);
+    assert_eq!(reader.join().unwrap(), expected);
+    assert!(std::fs::metadata(&pipe).unwrap().file_type().is_fifo());
+    let left: Vec<_> = std::fs::read_dir(h)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("partial"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 fn walk(dir: &Path) -> usize {
     std::fs::read_dir(dir)
         .unwrap()

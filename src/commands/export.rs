@@ -1,12 +1,13 @@
 //! `memlens export`: canonical JSONL to a file or stdout, or a hivelore tree to a
 //! directory. A JSONL file is written beside its final name and renamed into place, so
-//! a failed export never leaves half a file where a good one was.
+//! a failed export never leaves half a file where a good one was (a device or a named
+//! pipe is written as it is).
 
 use super::{CommandError, CommandResult, memories, read_existing};
 use crate::cli::{ExportArgs, ExportFormatArg};
 use crate::exchange::{ExportSummary, export_hivelore, export_jsonl};
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Runs `memlens export`; data goes to `-o` or `out`, the summary (only when writing to
 /// a path) to `out`, advice to `err`.
@@ -45,11 +46,36 @@ pub fn run(
     Ok(())
 }
 
+/// Where an export to `path` is written: `Replace(file)` for a regular file or a new
+/// one (the file a symlink points to, so the link stays a link), which is written beside
+/// itself and renamed into place; `InPlace` for anything else that exists, such as
+/// `/dev/null` or a named pipe, which a rename would replace by a plain file.
+enum Destination {
+    Replace(PathBuf),
+    InPlace,
+}
+
+fn destination(path: &Path) -> Destination {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Destination::InPlace,
+        Ok(_) => Destination::Replace(std::fs::canonicalize(path).unwrap_or(path.to_path_buf())),
+        Err(_) => Destination::Replace(path.to_path_buf()),
+    }
+}
+
 fn jsonl_to_file(
     reader: &crate::store::StoreReader,
     path: &Path,
     include_deleted: bool,
 ) -> CommandResult<ExportSummary> {
+    let Destination::Replace(target) = destination(path) else {
+        let file = std::fs::File::create(path).map_err(|e| CommandError::io(path, e))?;
+        let mut writer = BufWriter::with_capacity(1 << 16, file);
+        let summary = export_jsonl(reader, &mut writer, include_deleted, path)?;
+        writer.flush().map_err(|e| CommandError::io(path, e))?;
+        return Ok(summary);
+    };
+    let path = target.as_path();
     let temp = super::temp_beside(path, "partial");
     let written = (|| {
         let file = std::fs::File::create(&temp).map_err(|e| CommandError::io(&temp, e))?;
