@@ -155,27 +155,41 @@ impl<'a> Chunk<'a> {
 
 /// The stored form of a chunk's haystacks (exactly [`CHUNK_DOCS`] of them).
 pub fn encode(docs: &[Haystacks]) -> Vec<u8> {
-    let literal: usize = docs.iter().map(|h| h.literal.len()).sum();
-    let fuzzy: usize = docs.iter().map(|h| h.fuzzy.len()).sum();
-    let mut w = Vec::with_capacity(HEADER + literal + fuzzy);
+    let slots: Vec<Slot<'_>> = docs
+        .iter()
+        .map(|h| (h.literal.as_slice(), h.fuzzy.as_slice()))
+        .collect();
+    encode_slots(&slots)
+}
+
+/// One document's literal and fuzzy haystacks as bytes (both empty: no memory).
+type Slot<'a> = (&'a [u8], &'a [u8]);
+
+/// The no-memory slot.
+const EMPTY_SLOT: Slot<'static> = (&[], &[]);
+
+/// [`encode`] from borrowed haystacks, copied once, into the stored chunk.
+fn encode_slots(slots: &[Slot<'_>]) -> Vec<u8> {
+    let text: usize = slots.iter().map(|(l, f)| l.len() + f.len()).sum();
+    let mut w = Vec::with_capacity(HEADER + text);
     let mut at = 0u32;
     let mut push = |w: &mut Vec<u8>, len: usize| {
         w.extend_from_slice(&at.to_le_bytes());
         at += len as u32;
     };
-    for h in docs {
-        push(&mut w, h.literal.len());
+    for (literal, _) in slots {
+        push(&mut w, literal.len());
     }
     push(&mut w, 0);
-    for h in docs {
-        push(&mut w, h.fuzzy.len());
+    for (_, fuzzy) in slots {
+        push(&mut w, fuzzy.len());
     }
     push(&mut w, 0);
-    for h in docs {
-        w.extend_from_slice(&h.literal);
+    for (literal, _) in slots {
+        w.extend_from_slice(literal);
     }
-    for h in docs {
-        w.extend_from_slice(&h.fuzzy);
+    for (_, fuzzy) in slots {
+        w.extend_from_slice(fuzzy);
     }
     w
 }
@@ -243,39 +257,35 @@ fn damaged(chunk: u32) -> StorageError {
     StorageError::Corrupted(format!("haystacks chunk {chunk} cannot be decoded"))
 }
 
-/// Writes `changes` (sorted by document, at most one per document; empty haystacks =
-/// no memory under that document any more).
+/// Writes `changes` (sorted by document, at most one per document; `None` = no memory
+/// under that document any more). Each chunk is built straight from the stored one (if
+/// any) and the new haystacks, copying the text once.
 pub(crate) fn apply(
     table: &mut Table<'_, u32, &'static [u8]>,
-    changes: &[(u32, Haystacks)],
+    changes: &[(u32, Option<Text<'_>>)],
 ) -> Result<(), StorageError> {
     let mut i = 0;
     while i < changes.len() {
         let chunk = changes[i].0 / CHUNK_DOCS;
-        let mut docs: Vec<Haystacks> = match table.get(chunk)? {
-            Some(v) => {
-                let c = Chunk::parse(v.value()).ok_or_else(|| damaged(chunk))?;
-                (0..SLOTS)
-                    .map(|s| Haystacks {
-                        literal: c.literal(s).to_vec(),
-                        fuzzy: c.fuzzy(s).to_vec(),
-                    })
-                    .collect()
+        // a copy, as the table is written below
+        let stored = table.get(chunk)?.map(|v| v.value().to_vec());
+        let mut slots: Vec<Slot<'_>> = match &stored {
+            Some(bytes) => {
+                let c = Chunk::parse(bytes).ok_or_else(|| damaged(chunk))?;
+                (0..SLOTS).map(|s| (c.literal(s), c.fuzzy(s))).collect()
             }
-            None => vec![Haystacks::default(); SLOTS],
+            None => vec![EMPTY_SLOT; SLOTS],
         };
         while i < changes.len() && changes[i].0 / CHUNK_DOCS == chunk {
-            let (doc, h) = &changes[i];
-            docs[(doc % CHUNK_DOCS) as usize] = h.clone();
+            let (doc, text) = &changes[i];
+            slots[(doc % CHUNK_DOCS) as usize] =
+                text.map_or(EMPTY_SLOT, |t| (t.literal, t.fuzzy.as_bytes()));
             i += 1;
         }
-        if docs
-            .iter()
-            .all(|h| h.literal.is_empty() && h.fuzzy.is_empty())
-        {
+        if slots.iter().all(|&slot| slot == EMPTY_SLOT) {
             table.remove(chunk)?;
         } else {
-            table.insert(chunk, encode(&docs).as_slice())?;
+            table.insert(chunk, encode_slots(&slots).as_slice())?;
         }
     }
     Ok(())

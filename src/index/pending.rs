@@ -3,7 +3,7 @@
 //! each facts chunk once, not once per memory.
 
 use super::facts::{self, FACTS, Fact, TotalsChange};
-use super::haystacks::{self, HAYSTACKS, Haystacks, Text};
+use super::haystacks::{self, HAYSTACKS, Text};
 use super::postings::{self, POSTINGS, Posting};
 use super::record::RecordView;
 use super::terms::TermIds;
@@ -211,13 +211,12 @@ fn write_facts_and_haystacks(
     txn: &WriteTransaction,
     mut facts: Vec<(u32, Option<Fact>)>,
     mut totals: TotalsChange,
-    text: ChangedText,
+    mut text: ChangedText,
 ) -> Result<(), redb::Error> {
     last_per_key(&mut facts);
     facts::apply(&mut txn.open_table(FACTS)?, &facts)?;
     totals.write(txn)?;
-    let changes = text.into_changes();
-    haystacks::apply(&mut txn.open_table(HAYSTACKS)?, &changes)?;
+    haystacks::apply(&mut txn.open_table(HAYSTACKS)?, &text.changes())?;
     Ok(())
 }
 
@@ -249,18 +248,19 @@ impl ChangedText {
         self.docs.push((doc, ranges));
     }
 
-    /// Each changed document's last haystacks, by document.
-    fn into_changes(mut self) -> Vec<(u32, Haystacks)> {
+    /// Each changed document's last haystacks, by document (`None`: it holds nothing).
+    fn changes(&mut self) -> Vec<(u32, Option<Text<'_>>)> {
         last_per_key(&mut self.docs);
         let text = &self.text;
         self.docs
-            .into_iter()
-            .map(|(doc, ranges)| {
-                let h = ranges.map_or_else(Haystacks::default, |(a, b, c)| Haystacks {
-                    literal: text[a..b].to_vec(),
-                    fuzzy: text[b..c].to_vec(),
+            .iter()
+            .map(|&(doc, ranges)| {
+                let t = ranges.map(|(a, b, c)| Text {
+                    literal: &text[a..b],
+                    // pushed from a `str`
+                    fuzzy: std::str::from_utf8(&text[b..c]).unwrap_or_default(),
                 });
-                (doc, h)
+                (doc, t)
             })
             .collect()
     }
