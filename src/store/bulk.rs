@@ -25,14 +25,13 @@ pub struct BulkWriter<'w> {
     buffer: Vec<u8>,
 }
 
-/// A memory with its stored forms computed (on any thread): the `MEMORIES` encoding
-/// of [`encode_into`] and its [`IndexEntry`].
+/// A memory with its index entry computed (on any thread), the costliest part of
+/// storing it. (Its `MEMORIES` encoding is left to the writer, which encodes into one
+/// buffer it reuses.)
 #[derive(Debug)]
 pub struct Prepared {
     /// The memory itself.
     pub memory: Memory,
-    /// Its `MEMORIES` encoding.
-    pub encoded: Vec<u8>,
     /// Its search record and haystacks.
     pub entry: IndexEntry,
     /// Why the store would refuse it ([`check`]), found where it was prepared.
@@ -40,15 +39,12 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Computes both stored forms of `memory` and checks that the store can take it.
+    /// Computes the index entry of `memory` and checks that the store can take it.
     pub fn new(memory: Memory) -> Prepared {
-        let mut encoded = Vec::with_capacity(memory.body.len() + 512);
-        encode_into(&memory, &mut encoded);
         let entry = IndexEntry::of(&memory);
         let refused = refusal(&memory);
         Prepared {
             memory,
-            encoded,
             entry,
             refused,
         }
@@ -159,28 +155,18 @@ impl<'w> BulkWriter<'w> {
 
     /// Inserts the memory, or replaces the one with the same id.
     pub fn put(&mut self, memory: &Memory) -> StoreResult<PutOutcome> {
-        let mut buffer = std::mem::take(&mut self.buffer);
-        buffer.clear();
-        encode_into(memory, &mut buffer);
-        let entry = IndexEntry::of(memory);
-        let outcome = check(memory).and_then(|()| self.put_parts(memory, &buffer, &entry));
-        self.buffer = buffer;
-        outcome
+        check(memory)?;
+        self.put_parts(memory, &IndexEntry::of(memory))
     }
 
-    /// [`put`](Self::put) with both stored forms already computed.
+    /// [`put`](Self::put) with the index entry already computed.
     pub fn put_prepared(&mut self, prepared: &Prepared) -> StoreResult<PutOutcome> {
         prepared.check()?;
-        self.put_parts(&prepared.memory, &prepared.encoded, &prepared.entry)
+        self.put_parts(&prepared.memory, &prepared.entry)
     }
 
     /// Stores a memory already checked.
-    fn put_parts(
-        &mut self,
-        memory: &Memory,
-        encoded: &[u8],
-        entry: &IndexEntry,
-    ) -> StoreResult<PutOutcome> {
+    fn put_parts(&mut self, memory: &Memory, entry: &IndexEntry) -> StoreResult<PutOutcome> {
         let (doc, old) = match self.doc_of(&memory.id)? {
             Some(doc) => (doc, self.get_doc(doc)?),
             None => {
@@ -194,7 +180,7 @@ impl<'w> BulkWriter<'w> {
         if let Some(old) = &old {
             self.set_backlinks(old, false);
         }
-        self.write_parts(doc, memory, encoded, entry, old.as_ref())?;
+        self.write_parts(doc, memory, entry, old.as_ref())?;
         Ok(PutOutcome { doc, old })
     }
 
@@ -203,15 +189,16 @@ impl<'w> BulkWriter<'w> {
         &mut self,
         doc: u32,
         memory: &Memory,
-        encoded: &[u8],
         entry: &IndexEntry,
         old: Option<&Memory>,
     ) -> StoreResult<()> {
         if !memory.relationships.is_empty() {
             self.set_backlinks(memory, true);
         }
+        self.buffer.clear();
+        encode_into(memory, &mut self.buffer);
         self.memories
-            .insert(doc, encoded)
+            .insert(doc, self.buffer.as_slice())
             .map_err(|e| storage_error(self.path, e))?;
         self.index
             .put_entry(doc, entry, old)
@@ -241,7 +228,7 @@ impl<'w> BulkWriter<'w> {
             return Ok(Err(previous));
         }
         *self.next_doc = Some(after);
-        self.write_parts(doc, memory, &prepared.encoded, &prepared.entry, None)?;
+        self.write_parts(doc, memory, &prepared.entry, None)?;
         Ok(Ok(doc))
     }
 
