@@ -9,7 +9,7 @@
 //! line the general way, which reports problems and warnings precisely.
 
 use crate::model::json::DERIVED_FIELDS;
-use crate::model::{FEEL_COUNT, FEEL_DIMS, Memory, Relationship, Source, Timestamp};
+use crate::model::{FEEL_COUNT, Memory, Relationship, Source, Timestamp, feel_index};
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
@@ -82,11 +82,9 @@ fn key_of(k: &str) -> Key {
         "source" => Key::Source,
         "content" | "trust_score" | "extra" => Key::Special,
         k if k.starts_with("functional_") || DERIVED_FIELDS.contains(&k) => Key::Special,
-        k => match k.strip_prefix("feel_") {
-            Some(name) => match FEEL_DIMS.iter().position(|d| d.name == name) {
-                Some(i) => Key::Feel(i),
-                None => Key::Other(k.to_string()),
-            },
+        // (with its prefix: `feel_humor`, not `humor` nor `feel_feel_humor`)
+        k => match feel_index(k).filter(|_| k.starts_with("feel_")) {
+            Some(i) => Key::Feel(i),
             None => Key::Other(k.to_string()),
         },
     }
@@ -267,9 +265,10 @@ mod tests {
             r#"{"body":"x"}"#,
             r#"{"id":"a","body":"x","weight":1}"#,
             r#"{"id":"a","body":"x","humor":0.1,"status":"stale","scope":"module","module":"m"}"#,
+            r#"{"id":"a","body":"x","feel_feel_humor":0.2,"feel_humor":0.3}"#,
         ];
         let expect_fast = [
-            true, true, false, false, false, false, false, false, true, true,
+            true, true, false, false, false, false, false, false, true, true, true,
         ];
         for (line, fast) in lines.iter().zip(expect_fast) {
             let got = parse_canonical(line, Timestamp(7));

@@ -186,6 +186,24 @@ mod tests {
     }
 
     #[test]
+    fn every_dimension_is_found_by_its_field_and_its_name_and_nothing_else_is() {
+        for (i, d) in FEEL_DIMS.iter().enumerate() {
+            assert_eq!(feel_index(d.field), Some(i), "{}", d.field);
+            assert_eq!(feel_index(d.name), Some(i), "{}", d.name);
+        }
+        for other in [
+            "",
+            "feel_",
+            "feel_humour",
+            "Humor",
+            "feel_feel_humor",
+            "significance",
+        ] {
+            assert_eq!(feel_index(other), None, "{other}");
+        }
+    }
+
+    #[test]
     fn composites_use_absolute_valence_and_fall_back_to_the_present_layer() {
         let mut feel = [None; FEEL_COUNT];
         assert_eq!(Composite::TotalSignificance.compute(&feel), None);
