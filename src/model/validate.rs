@@ -68,6 +68,10 @@ impl Memory {
     /// Applies the normalisation rules: tags trimmed, empty ones and duplicates
     /// dropped (order kept); blank titles, modules and kinds become absent/default.
     pub fn normalise(&mut self) {
+        // the common case (an export read back, a canonical line): nothing to allocate
+        if self.is_normalised() {
+            return;
+        }
         let mut seen = std::collections::HashSet::new();
         self.tags = std::mem::take(&mut self.tags)
             .into_iter()
@@ -93,11 +97,17 @@ impl Memory {
 
     /// True when [`normalise`](Self::normalise) would leave this memory as it is.
     pub fn is_normalised(&self) -> bool {
-        let mut seen = std::collections::HashSet::new();
-        let tags = self
-            .tags
-            .iter()
-            .all(|t| !t.is_empty() && t.trim() == t && seen.insert(t.as_str()));
+        let clean = |t: &String| !t.is_empty() && t.trim() == t;
+        let tags = if self.tags.len() <= 16 {
+            // a few tags: compared with those before them, nothing allocated
+            (0..self.tags.len())
+                .all(|i| clean(&self.tags[i]) && !self.tags[..i].contains(&self.tags[i]))
+        } else {
+            let mut seen = std::collections::HashSet::new();
+            self.tags
+                .iter()
+                .all(|t| clean(t) && seen.insert(t.as_str()))
+        };
         let title = self
             .title
             .as_deref()
@@ -165,5 +175,48 @@ impl Memory {
             }
         }
         errors
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Relationship, Timestamp};
+    use proptest::prelude::*;
+
+    #[test]
+    fn tags_are_trimmed_and_kept_once_in_order_and_blanks_become_absent() {
+        let mut m = Memory::new("a", "body", Timestamp(0));
+        m.tags = ["  x ", "y", "", "x", " y", "\t"]
+            .map(String::from)
+            .to_vec();
+        m.title = Some("  ".into());
+        m.module = Some(" ".into());
+        assert!(!m.is_normalised());
+        m.normalise();
+        assert_eq!(m.tags, ["x", "y"]);
+        assert_eq!((m.title, m.module), (None, None));
+    }
+
+    proptest! {
+        /// A memory is normalised exactly when normalising leaves it as it is, and
+        /// normalising always makes it so (with few tags, compared in place, and many).
+        #[test]
+        fn is_normalised_agrees_with_normalise(
+            tags in proptest::collection::vec("( |a|b|c|d){0,3}", 0..40),
+            title in proptest::option::of("( |t){0,3}"),
+            module in proptest::option::of("( |m){0,2}"),
+            kind in "( |k){0,2}",
+        ) {
+            let mut m = Memory::new("a", "body", Timestamp(0));
+            m.tags = tags;
+            m.title = title;
+            m.module = module;
+            m.relationships.push(Relationship { target: "b".into(), kind, strength: None });
+            let mut normalised = m.clone();
+            normalised.normalise();
+            prop_assert!(normalised.is_normalised());
+            prop_assert_eq!(m.is_normalised(), normalised == m);
+        }
     }
 }
