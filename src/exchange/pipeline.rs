@@ -1,7 +1,7 @@
-//! Reading and writing at once: the readers (parsing, validating, encoding the memory
-//! and its search record) run on a second thread and hand ready bytes over in batches,
-//! while this thread only inserts them into the store, so an import uses both cores of
-//! a small machine.
+//! Reading and writing at once: the readers (parsing, validating, tokenizing each
+//! memory into its search record and haystacks) run on a second thread and hand them
+//! over in batches, while this thread encodes and inserts them into the store, so an
+//! import uses both cores of a small machine.
 
 use super::RecordSink;
 use crate::model::Memory;
@@ -15,7 +15,7 @@ const BATCH: usize = 256;
 pub enum Event {
     /// The following events come from this file.
     File(String),
-    /// A valid memory at a line, with its stored forms.
+    /// A valid memory at a line, with its index entry.
     Memory(usize, Box<Prepared>),
     /// A problem at a line: field, reason.
     Problem(usize, String, String),
@@ -95,6 +95,10 @@ impl RecordSink for ChannelSink {
         self.push(Event::File(name.to_string()));
     }
     fn memory(&mut self, line: usize, memory: Memory) {
+        // nothing to prepare for a writer that has stopped
+        if self.closed {
+            return;
+        }
         self.push(Event::Memory(line, Box::new(Prepared::new(memory))));
     }
     fn problem(&mut self, line: usize, field: &str, reason: String) {

@@ -26,60 +26,40 @@ pub struct BulkWriter<'w> {
 }
 
 /// A memory with its index entry computed (on any thread), the costliest part of
-/// storing it. (Its `MEMORIES` encoding is left to the writer, which encodes into one
-/// buffer it reuses.)
+/// storing it. (Encoding it and checking that the store can take it are left to the
+/// writer, the less busy thread of an import.)
 #[derive(Debug)]
 pub struct Prepared {
     /// The memory itself.
     pub memory: Memory,
     /// Its search record and haystacks.
     pub entry: IndexEntry,
-    /// Why the store would refuse it ([`check`]), found where it was prepared.
-    refused: Option<String>,
 }
 
 impl Prepared {
-    /// Computes the index entry of `memory` and checks that the store can take it.
+    /// Computes the index entry of `memory`.
     pub fn new(memory: Memory) -> Prepared {
         let entry = IndexEntry::of(&memory);
-        let refused = refusal(&memory);
-        Prepared {
-            memory,
-            entry,
-            refused,
-        }
-    }
-
-    fn check(&self) -> StoreResult<()> {
-        refused(&self.memory, self.refused.clone())
+        Prepared { memory, entry }
     }
 }
 
-/// Why the store could not read `memory` back as it was given, if so: it breaks a
-/// rule of the data model, or normalising would change it.
-fn refusal(memory: &Memory) -> Option<String> {
-    if let Some(e) = memory.validate().into_iter().next() {
-        return Some(e.to_string());
-    }
-    if !memory.is_normalised() {
-        return Some("not normalised (blank or padded title, tags, module or link kind)".into());
-    }
-    None
-}
-
-/// Refuses a memory the store could not read back as it was given ([`refusal`]).
+/// Refuses a memory the store could not read back as it was given: it breaks a rule
+/// of the data model, or normalising would change it.
 fn check(memory: &Memory) -> StoreResult<()> {
-    refused(memory, refusal(memory))
-}
-
-/// The error refusing `memory` for `detail`, if there is one.
-fn refused(memory: &Memory, detail: Option<String>) -> StoreResult<()> {
-    detail.map_or(Ok(()), |detail| {
+    let refuse = |detail: String| {
         Err(StoreError::Invalid {
             id: memory.id.clone(),
             detail,
         })
-    })
+    };
+    if let Some(e) = memory.validate().into_iter().next() {
+        return refuse(e.to_string());
+    }
+    if !memory.is_normalised() {
+        return refuse("not normalised (blank or padded title, tags, module or link kind)".into());
+    }
+    Ok(())
 }
 
 /// What a [`BulkWriter::put`] did.
@@ -161,7 +141,7 @@ impl<'w> BulkWriter<'w> {
 
     /// [`put`](Self::put) with the index entry already computed.
     pub fn put_prepared(&mut self, prepared: &Prepared) -> StoreResult<PutOutcome> {
-        prepared.check()?;
+        check(&prepared.memory)?;
         self.put_parts(&prepared.memory, &prepared.entry)
     }
 
@@ -210,7 +190,7 @@ impl<'w> BulkWriter<'w> {
     /// instead of two for the common case of a new memory.
     pub fn insert_if_new(&mut self, prepared: &Prepared) -> StoreResult<Result<u32, u32>> {
         let memory = &prepared.memory;
-        prepared.check()?;
+        check(&prepared.memory)?;
         let doc = self.next_doc();
         let after = doc
             .checked_add(1)
