@@ -2,6 +2,8 @@
 //! compact memory encoding): fixed-width numbers, strings after their length, LEB128
 //! varints, and a reader that fails softly on damaged or truncated bytes.
 
+use crate::model::FEEL_COUNT;
+
 /// `n` as a `u32` (saturating: lengths this large are refused long before).
 pub(crate) fn len_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
@@ -54,6 +56,38 @@ pub(crate) fn put_opt_f64(w: &mut Vec<u8>, v: Option<f64>) {
             w.extend(v.to_le_bytes());
         }
         None => w.push(0),
+    }
+}
+
+/// A byte saying whether a `u32` follows, then the `u32`.
+pub(crate) fn put_opt_u32(w: &mut Vec<u8>, v: Option<u32>) {
+    match v {
+        Some(v) => {
+            w.push(1);
+            put_u32(w, v);
+        }
+        None => w.push(0),
+    }
+}
+
+/// An `i64`, little-endian.
+pub(crate) fn put_i64(w: &mut Vec<u8>, v: i64) {
+    w.extend(v.to_le_bytes());
+}
+
+/// The position of `v` among `all` as one byte (an enum's code).
+pub(crate) fn code_of<T: PartialEq>(all: &[T], v: &T) -> u8 {
+    all.iter().position(|x| x == v).unwrap_or(0) as u8
+}
+
+/// The `feel_*` scores: a mask of those present ([`put_u32`]), then each present one.
+pub(crate) fn put_feel(w: &mut Vec<u8>, feel: &[Option<f64>; FEEL_COUNT]) {
+    let mask = (0..FEEL_COUNT)
+        .filter(|&i| feel[i].is_some())
+        .fold(0u32, |acc, i| acc | (1 << i));
+    put_u32(w, mask);
+    for v in feel.iter().flatten() {
+        w.extend(v.to_le_bytes());
     }
 }
 
@@ -145,6 +179,31 @@ impl<'a> Reader<'a> {
     /// An `i64`, little-endian.
     pub(crate) fn i64(&mut self) -> Option<i64> {
         Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    /// A [`put_opt_u32`] value.
+    pub(crate) fn opt_u32(&mut self) -> Option<Option<u32>> {
+        match self.u8()? {
+            0 => Some(None),
+            _ => Some(Some(self.u32()?)),
+        }
+    }
+    /// A [`code_of`] byte, as the value of `all` it stands for.
+    pub(crate) fn code<T: Copy>(&mut self, all: &[T]) -> Option<T> {
+        all.get(usize::from(self.u8()?)).copied()
+    }
+    /// [`put_feel`] scores; `None` when the mask names a dimension that does not exist.
+    pub(crate) fn feel(&mut self) -> Option<[Option<f64>; FEEL_COUNT]> {
+        let mask = self.u32()?;
+        if mask >> FEEL_COUNT != 0 {
+            return None;
+        }
+        let mut feel = [None; FEEL_COUNT];
+        for (i, slot) in feel.iter_mut().enumerate() {
+            if mask & (1 << i) != 0 {
+                *slot = Some(self.f64()?);
+            }
+        }
+        Some(feel)
     }
 }
 

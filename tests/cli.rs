@@ -9,7 +9,7 @@ use exchange_support::generate;
 use exchange_support::{memlens, stderr, stdout};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -19,6 +19,16 @@ fn ok(home: &Path, args: &[&str]) -> String {
     let out = memlens(home, args, &[]);
     assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
     stdout(&out)
+}
+
+/// A store at `home/s.redb` holding `memories`, imported by the binary from a JSONL file;
+/// the store and the file.
+fn imported_store(home: &Path, memories: &[memlens::model::Memory]) -> (PathBuf, PathBuf) {
+    let file = home.join("gen.jsonl");
+    std::fs::write(&file, generate::jsonl(memories)).unwrap();
+    let db = home.join("s.redb");
+    ok(home, &["import", "--db", s(&db), s(&file)]);
+    (db, file)
 }
 
 fn export(home: &Path, db: &Path) -> String {
@@ -214,10 +224,7 @@ fn get_and_stats_agree_with_the_memories() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
     let memories = generate::memories(5, 400);
-    let file = h.join("gen.jsonl");
-    std::fs::write(&file, generate::jsonl(&memories)).unwrap();
-    let db = h.join("s.redb");
-    ok(h, &["import", "--db", s(&db), s(&file)]);
+    let (db, _) = imported_store(h, &memories);
     let stats: Value = serde_json::from_str(&ok(h, &["stats", "--json", "--db", s(&db)])).unwrap();
     let live: Vec<_> = memories.iter().filter(|m| m.deleted_at.is_none()).collect();
     assert_eq!(stats["total"], 400);
@@ -306,10 +313,7 @@ fn exports_go_to_stdout_or_a_file_and_leave_deleted_out_by_default() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
     let memories = generate::memories(9, 200);
-    let file = h.join("gen.jsonl");
-    std::fs::write(&file, generate::jsonl(&memories)).unwrap();
-    let db = h.join("s.redb");
-    ok(h, &["import", "--db", s(&db), s(&file)]);
+    let (db, _) = imported_store(h, &memories);
     let to_stdout = ok(h, &["export", "--db", s(&db)]);
     let out_file = h.join("out/export.jsonl");
     std::fs::create_dir_all(out_file.parent().unwrap()).unwrap();
@@ -345,10 +349,7 @@ fn an_export_keeps_a_symlink_a_link_and_a_named_pipe_a_pipe() {
     use std::os::unix::fs::FileTypeExt;
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
-    let file = h.join("gen.jsonl");
-    std::fs::write(&file, generate::jsonl(&generate::memories(3, 20))).unwrap();
-    let db = h.join("s.redb");
-    ok(h, &["import", "--db", s(&db), s(&file)]);
+    let (db, _) = imported_store(h, &generate::memories(3, 20));
     let expected = ok(h, &["export", "--db", s(&db)]);
 
     // a link to a file: the file it points to gets the export, the link stays
@@ -526,11 +527,8 @@ fn a_store_with_an_older_index_is_rebuilt_once_with_a_notice() {
     use memlens::store::tables::META;
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
-    let db = h.join("s.redb");
-    let file = h.join("m.jsonl");
     let memories = generate::memories(3, 300);
-    std::fs::write(&file, generate::jsonl(&memories)).unwrap();
-    ok(h, &["import", "--db", s(&db), s(&file)]);
+    let (db, file) = imported_store(h, &memories);
     let word = memories[0]
         .body
         .split(|c: char| !c.is_alphanumeric())

@@ -9,7 +9,7 @@
 //! line the general way, which reports problems and warnings precisely.
 
 use crate::model::json::DERIVED_FIELDS;
-use crate::model::{FEEL_COUNT, Memory, Relationship, Source, Timestamp, feel_index};
+use crate::model::{FEEL_COUNT, Memory, Relationship, Source, Timestamp, feel_field_index};
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
@@ -82,8 +82,7 @@ fn key_of(k: &str) -> Key {
         "source" => Key::Source,
         "content" | "trust_score" | "extra" => Key::Special,
         k if k.starts_with("functional_") || DERIVED_FIELDS.contains(&k) => Key::Special,
-        // (with its prefix: `feel_humor`, not `humor` nor `feel_feel_humor`)
-        k => match feel_index(k).filter(|_| k.starts_with("feel_")) {
+        k => match feel_field_index(k) {
             Some(i) => Key::Feel(i),
             None => Key::Other(k.to_string()),
         },

@@ -5,7 +5,10 @@
 
 use super::record::RECORD_VERSION;
 use super::tokenize::{HEADLINE_CHARS, for_each_ascii_run, for_each_field, for_each_token};
-use crate::codec::{len_u32, put_list_of, put_opt_f64, put_opt_str, put_str, put_term, put_u32};
+use crate::codec::{
+    code_of, len_u32, put_feel, put_i64, put_list_of, put_opt_f64, put_opt_str, put_opt_u32,
+    put_str, put_term, put_u32,
+};
 use crate::model::{Memory, Scope, Status};
 use std::cell::RefCell;
 
@@ -27,42 +30,23 @@ pub fn encode_record(m: &Memory, w: &mut Vec<u8>) {
     w.push(RECORD_VERSION);
     put_str(w, &m.id);
     put_str(w, &m.memory_type);
-    w.push(code(Scope::ALL, m.scope));
-    w.push(code(Status::ALL, m.status));
+    w.push(code_of(Scope::ALL, &m.scope));
+    w.push(code_of(Status::ALL, &m.status));
     put_opt_str(w, m.module.as_deref());
     put_list_of(w, m.tags.iter().map(String::as_str));
     w.extend(m.weight.to_le_bytes());
     w.extend(m.trust.to_le_bytes());
     put_opt_f64(w, m.confidence);
-    w.extend(m.created_at.0.to_le_bytes());
-    w.extend(m.updated_at.0.to_le_bytes());
+    put_i64(w, m.created_at.0);
+    put_i64(w, m.updated_at.0);
     w.push(u8::from(m.deleted_at.is_some()));
     put_u32(w, m.read_count);
     put_u32(w, m.rating_sum);
     put_u32(w, m.rating_count);
-    match m.rem_visits {
-        Some(v) => {
-            w.push(1);
-            put_u32(w, v);
-        }
-        None => w.push(0),
-    }
-    let mask = m
-        .feel
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.is_some())
-        .fold(0u32, |acc, (i, _)| acc | (1 << i));
-    put_u32(w, mask);
-    for v in m.feel.iter().flatten() {
-        w.extend(v.to_le_bytes());
-    }
+    put_opt_u32(w, m.rem_visits);
+    put_feel(w, &m.feel);
     put_list_of(w, m.relationships.iter().map(|r| r.target.as_str()));
     SCRATCH.with(|s| terms_into(m, &mut s.borrow_mut(), w));
-}
-
-fn code<T: PartialEq>(all: &[T], v: T) -> u8 {
-    all.iter().position(|x| *x == v).unwrap_or(0) as u8
 }
 
 /// `tokenize::literal_haystack`, appended.

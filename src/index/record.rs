@@ -5,7 +5,8 @@
 
 use super::tokenize::{for_each_field, for_each_token};
 use crate::codec::{
-    Reader, len_u32, put_list, put_opt_f64, put_opt_str, put_str, put_term, put_u32,
+    Reader, code_of, len_u32, put_feel, put_i64, put_list, put_opt_f64, put_opt_str, put_opt_u32,
+    put_str, put_term, put_u32,
 };
 use crate::model::{FEEL_COUNT, Memory, Scope, Status};
 
@@ -111,36 +112,21 @@ impl SearchRecord {
         w.push(RECORD_VERSION);
         put_str(&mut w, &self.id);
         put_str(&mut w, &self.memory_type);
-        w.push(scope_code(self.scope));
-        w.push(status_code(self.status));
+        w.push(code_of(Scope::ALL, &self.scope));
+        w.push(code_of(Status::ALL, &self.status));
         put_opt_str(&mut w, self.module.as_deref());
         put_list(&mut w, &self.tags);
         w.extend(self.weight.to_le_bytes());
         w.extend(self.trust.to_le_bytes());
         put_opt_f64(&mut w, self.confidence);
-        w.extend(self.created_at.to_le_bytes());
-        w.extend(self.updated_at.to_le_bytes());
+        put_i64(&mut w, self.created_at);
+        put_i64(&mut w, self.updated_at);
         w.push(u8::from(self.deleted));
         put_u32(&mut w, self.read_count);
         put_u32(&mut w, self.rating_sum);
         put_u32(&mut w, self.rating_count);
-        match self.rem_visits {
-            Some(v) => {
-                w.push(1);
-                put_u32(&mut w, v);
-            }
-            None => w.push(0),
-        }
-        let mask = self
-            .feel
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.is_some())
-            .fold(0u32, |m, (i, _)| m | (1 << i));
-        put_u32(&mut w, mask);
-        for v in self.feel.iter().flatten() {
-            w.extend(v.to_le_bytes());
-        }
+        put_opt_u32(&mut w, self.rem_visits);
+        put_feel(&mut w, &self.feel);
         put_list(&mut w, &self.targets);
         put_u32(&mut w, self.length);
         put_u32(&mut w, len_u32(self.terms.len()));
@@ -235,8 +221,8 @@ impl<'a> RecordView<'a> {
         }
         let id = r.str()?;
         let memory_type = r.str()?;
-        let scope = *Scope::ALL.get(usize::from(r.u8()?))?;
-        let status = *Status::ALL.get(usize::from(r.u8()?))?;
+        let scope = r.code(Scope::ALL)?;
+        let status = r.code(Status::ALL)?;
         let module = match r.u8()? {
             0 => None,
             _ => Some(r.str()?),
@@ -245,23 +231,14 @@ impl<'a> RecordView<'a> {
         let weight = r.f64()?;
         let trust = r.f64()?;
         let confidence = r.opt_f64()?;
-        let created_at = i64::from_le_bytes(r.take(8)?.try_into().ok()?);
-        let updated_at = i64::from_le_bytes(r.take(8)?.try_into().ok()?);
+        let created_at = r.i64()?;
+        let updated_at = r.i64()?;
         let deleted = r.u8()? != 0;
         let read_count = r.u32()?;
         let rating_sum = r.u32()?;
         let rating_count = r.u32()?;
-        let rem_visits = match r.u8()? {
-            0 => None,
-            _ => Some(r.u32()?),
-        };
-        let mask = r.u32()?;
-        let mut feel = [None; FEEL_COUNT];
-        for (i, slot) in feel.iter_mut().enumerate() {
-            if mask & (1 << i) != 0 {
-                *slot = Some(r.f64()?);
-            }
-        }
+        let rem_visits = r.opt_u32()?;
+        let feel = r.feel()?;
         let targets = str_list(r.list()?);
         let length = r.u32()?;
         let term_count = r.u32()?;
@@ -357,14 +334,6 @@ pub fn section_terms(section: &[u8]) -> impl Iterator<Item = (&[u8], u32)> {
         }
         r.term()
     })
-}
-
-fn scope_code(s: Scope) -> u8 {
-    Scope::ALL.iter().position(|x| *x == s).unwrap_or(0) as u8
-}
-
-fn status_code(s: Status) -> u8 {
-    Status::ALL.iter().position(|x| *x == s).unwrap_or(0) as u8
 }
 
 #[cfg(test)]

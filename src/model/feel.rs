@@ -91,6 +91,11 @@ pub const FEEL_DIMS: [FeelDim; FEEL_COUNT] = [
     dim!("aesthetic_quality", Functional),
 ];
 
+/// Index of a dimension by its field name only (`feel_humor`), as files write it.
+pub fn feel_field_index(field: &str) -> Option<usize> {
+    FEEL_DIMS.iter().position(|d| d.field == field)
+}
+
 /// Index of a dimension by its field name (`feel_humor`) or bare name (`humor`).
 pub fn feel_index(name: &str) -> Option<usize> {
     let bare = name.strip_prefix("feel_").unwrap_or(name);
@@ -190,6 +195,8 @@ mod tests {
         for (i, d) in FEEL_DIMS.iter().enumerate() {
             assert_eq!(feel_index(d.field), Some(i), "{}", d.field);
             assert_eq!(feel_index(d.name), Some(i), "{}", d.name);
+            assert_eq!(feel_field_index(d.field), Some(i), "{}", d.field);
+            assert_eq!(feel_field_index(d.name), None, "{}", d.name);
         }
         for other in [
             "",

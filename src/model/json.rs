@@ -1,7 +1,7 @@
 //! Canonical JSON form of a memory: stable key order out; every known alias and every
 //! unknown field (kept in `extra`) in.
 
-use super::feel::{FEEL_COUNT, FEEL_DIMS, Layer, feel_index};
+use super::feel::{FEEL_COUNT, FEEL_DIMS, Layer, feel_field_index, feel_index};
 use super::memory::{DEFAULT_RELATIONSHIP_KIND, Memory, Relationship, Source};
 use super::timestamp::Timestamp;
 use super::validate::FieldError;
@@ -168,7 +168,7 @@ impl Memory {
                     r.warn(key, "derived field ignored (memlens computes it)".into())
                 }
                 k => {
-                    if let Some(i) = feel_index(k).filter(|_| k.starts_with("feel_")) {
+                    if let Some(i) = feel_field_index(k) {
                         mem.feel[i] = r.opt_number(key, value);
                     } else if let Some(i) = k
                         .strip_prefix("functional_")

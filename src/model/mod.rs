@@ -8,7 +8,7 @@ pub mod timestamp;
 pub mod validate;
 
 pub use derived::ConfidenceTier;
-pub use feel::{Composite, FEEL_COUNT, FEEL_DIMS, FeelDim, Layer, feel_index};
+pub use feel::{Composite, FEEL_COUNT, FEEL_DIMS, FeelDim, Layer, feel_field_index, feel_index};
 pub use memory::{Memory, Relationship, Scope, Source, Status};
 pub use timestamp::Timestamp;
 pub use validate::FieldError;

@@ -190,7 +190,7 @@ impl<'w> BulkWriter<'w> {
     /// instead of two for the common case of a new memory.
     pub fn insert_if_new(&mut self, prepared: &Prepared) -> StoreResult<Result<u32, u32>> {
         let memory = &prepared.memory;
-        check(&prepared.memory)?;
+        check(memory)?;
         let doc = self.next_doc();
         let after = doc
             .checked_add(1)

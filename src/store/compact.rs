@@ -4,16 +4,15 @@
 //! [`COMPACT_TAG`], never `{`: stores written before it hold JSON lines, which are
 //! still read.
 
-use crate::codec::{Reader, put_list, put_opt_f64, put_opt_str, put_str, put_u32};
-use crate::model::{FEEL_COUNT, Memory, Relationship, Scope, Source, Status, Timestamp};
+use crate::codec::{
+    Reader, code_of, put_feel, put_i64, put_list, put_opt_f64, put_opt_str, put_opt_u32, put_str,
+    put_u32,
+};
+use crate::model::{Memory, Relationship, Scope, Source, Status, Timestamp};
 use serde_json::{Map, Value};
 
 /// The first byte of the compact form.
 pub const COMPACT_TAG: u8 = 1;
-
-fn put_i64(w: &mut Vec<u8>, v: i64) {
-    w.extend(v.to_le_bytes());
-}
 
 fn put_opt_time(w: &mut Vec<u8>, t: Option<Timestamp>) {
     match t {
@@ -25,10 +24,6 @@ fn put_opt_time(w: &mut Vec<u8>, t: Option<Timestamp>) {
     }
 }
 
-fn code<T: PartialEq>(all: &[T], v: &T) -> u8 {
-    all.iter().position(|x| x == v).unwrap_or(0) as u8
-}
-
 /// Appends the compact form of `m` to `w`.
 pub fn encode_into(m: &Memory, w: &mut Vec<u8>) {
     w.push(COMPACT_TAG);
@@ -36,9 +31,9 @@ pub fn encode_into(m: &Memory, w: &mut Vec<u8>) {
     put_opt_str(w, m.title.as_deref());
     put_str(w, &m.body);
     put_str(w, &m.memory_type);
-    w.push(code(Scope::ALL, &m.scope));
+    w.push(code_of(Scope::ALL, &m.scope));
     put_opt_str(w, m.module.as_deref());
-    w.push(code(Status::ALL, &m.status));
+    w.push(code_of(Status::ALL, &m.status));
     put_list(w, &m.tags);
     w.extend(m.weight.to_le_bytes());
     w.extend(m.trust.to_le_bytes());
@@ -57,20 +52,8 @@ pub fn encode_into(m: &Memory, w: &mut Vec<u8>) {
         put_str(w, &r.kind);
         put_opt_f64(w, r.strength);
     }
-    match m.rem_visits {
-        Some(v) => {
-            w.push(1);
-            put_u32(w, v);
-        }
-        None => w.push(0),
-    }
-    let mask = (0..FEEL_COUNT)
-        .filter(|&i| m.feel[i].is_some())
-        .fold(0u32, |acc, i| acc | (1 << i));
-    put_u32(w, mask);
-    for v in m.feel.iter().flatten() {
-        w.extend(v.to_le_bytes());
-    }
+    put_opt_u32(w, m.rem_visits);
+    put_feel(w, &m.feel);
     match &m.source {
         Some(s) => {
             w.push(1);
@@ -85,7 +68,7 @@ pub fn encode_into(m: &Memory, w: &mut Vec<u8>) {
         put_str(w, "");
     } else {
         // a map of JSON values always serializes
-        put_str(w, &Value::Object(m.extra.clone()).to_string());
+        put_str(w, &serde_json::to_string(&m.extra).unwrap_or_default());
     }
 }
 
@@ -121,9 +104,9 @@ pub fn decode(bytes: &[u8]) -> Option<Memory> {
     m.title = opt(&mut r, string)?;
     m.body = string(&mut r)?;
     m.memory_type = string(&mut r)?;
-    m.scope = *Scope::ALL.get(usize::from(r.u8()?))?;
+    m.scope = r.code(Scope::ALL)?;
     m.module = opt(&mut r, string)?;
-    m.status = *Status::ALL.get(usize::from(r.u8()?))?;
+    m.status = r.code(Status::ALL)?;
     m.tags = strings(&mut r)?;
     m.weight = r.f64()?;
     m.trust = r.f64()?;
@@ -146,16 +129,8 @@ pub fn decode(bytes: &[u8]) -> Option<Memory> {
             })
         })
         .collect::<Option<_>>()?;
-    m.rem_visits = opt(&mut r, |r| r.u32())?;
-    let mask = r.u32()?;
-    if mask >> FEEL_COUNT != 0 {
-        return None;
-    }
-    for (i, slot) in m.feel.iter_mut().enumerate() {
-        if mask & (1 << i) != 0 {
-            *slot = Some(r.f64()?);
-        }
-    }
+    m.rem_visits = r.opt_u32()?;
+    m.feel = r.feel()?;
     m.source = opt(&mut r, |r| {
         Some(Source {
             system: string(r)?,

@@ -7,9 +7,7 @@ use super::tables::{
     BACKLINKS, FORMAT_MARKER, IDS, KEY_FORMAT, KEY_NEXT_DOC, KEY_SCHEMA, MEMORIES, META,
     SCHEMA_VERSION,
 };
-use redb::{
-    Database, DatabaseError, ReadOnlyDatabase, ReadableDatabase, ReadableTable, TableError,
-};
+use redb::{Database, DatabaseError, ReadOnlyDatabase, ReadableDatabase, TableError};
 use std::io::Read;
 use std::path::Path;
 
@@ -120,7 +118,7 @@ pub fn read_only_snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
     let Some(db) = open_read_only(path, BROWSE_CACHE_BYTES)? else {
         return Ok(None);
     };
-    if check_format(&db, path)? {
+    if check_format(&db, path)?.is_none() {
         return Ok(None);
     }
     let txn = db.begin_read().map_err(|e| storage_error(path, e))?;
@@ -162,9 +160,9 @@ fn open_read_only(path: &Path, cache_bytes: usize) -> StoreResult<Option<ReadOnl
     }
 }
 
-/// Checks the format marker and schema version; `Ok(true)` for an empty database that
-/// still needs stamping.
-fn check_format(db: &impl ReadableDatabase, path: &Path) -> StoreResult<bool> {
+/// Checks the format marker and schema version; the store's schema version, or `None`
+/// for an empty database that still needs stamping.
+fn check_format(db: &impl ReadableDatabase, path: &Path) -> StoreResult<Option<u32>> {
     let err = |e: redb::Error| storage_error(path, e);
     let read = db.begin_read().map_err(|e| err(e.into()))?;
     match read.open_table(META) {
@@ -176,7 +174,12 @@ fn check_format(db: &impl ReadableDatabase, path: &Path) -> StoreResult<bool> {
                     detail: "a redb database of another program".into(),
                 });
             }
-            let version = stored_schema(&meta).map_err(|e| err(e.into()))?;
+            let version = meta
+                .get(KEY_SCHEMA)
+                .map_err(|e| err(e.into()))?
+                .and_then(|v| <[u8; 4]>::try_from(v.value()).ok())
+                .map(u32::from_le_bytes)
+                .unwrap_or(0);
             if version > SCHEMA_VERSION {
                 return Err(StoreError::NewerSchema {
                     path: path.to_path_buf(),
@@ -184,7 +187,7 @@ fn check_format(db: &impl ReadableDatabase, path: &Path) -> StoreResult<bool> {
                     supported: SCHEMA_VERSION,
                 });
             }
-            Ok(false)
+            Ok(Some(version))
         }
         Err(TableError::TableDoesNotExist(_)) => {
             let has_tables = read
@@ -198,40 +201,27 @@ fn check_format(db: &impl ReadableDatabase, path: &Path) -> StoreResult<bool> {
                     detail: "a redb database of another program".into(),
                 });
             }
-            Ok(true)
+            Ok(None)
         }
         Err(e) => Err(err(e.into())),
     }
 }
 
 fn check_or_stamp(db: &Database, path: &Path, before_rebuild: &dyn Fn()) -> StoreResult<()> {
-    if check_format(db, path)? {
-        stamp_new(db).map_err(|e| storage_error(path, e))?;
-    } else {
-        index_or_rebuild(db, before_rebuild).map_err(|e| storage_error(path, e))?;
+    let Some(version) = check_format(db, path)? else {
+        return stamp_new(db).map_err(|e| storage_error(path, e));
+    };
+    index_or_rebuild(db, before_rebuild).map_err(|e| storage_error(path, e))?;
+    if version < SCHEMA_VERSION {
         upgrade_schema(db).map_err(|e| storage_error(path, e))?;
     }
     Ok(())
-}
-
-/// The schema version stamped in `META` (0 when missing or unreadable).
-fn stored_schema(
-    meta: &impl ReadableTable<&'static str, &'static [u8]>,
-) -> Result<u32, redb::StorageError> {
-    Ok(meta
-        .get(KEY_SCHEMA)?
-        .and_then(|v| <[u8; 4]>::try_from(v.value()).ok())
-        .map(u32::from_le_bytes)
-        .unwrap_or(0))
 }
 
 /// Stamps this build's schema on a store of an older one, which it reads as it is
 /// (see [`SCHEMA_VERSION`]), so that an older memlens refuses the store from then on
 /// instead of meeting memories it cannot read.
 fn upgrade_schema(db: &Database) -> Result<(), redb::Error> {
-    if stored_schema(&db.begin_read()?.open_table(META)?)? >= SCHEMA_VERSION {
-        return Ok(());
-    }
     let txn = db.begin_write()?;
     txn.open_table(META)?
         .insert(KEY_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())?;
