@@ -16,7 +16,7 @@ use memlens::index::postings::{self, MAX_BLOCK, POSTINGS, Posting};
 use memlens::index::{KEY_INDEX, SEARCH_DOCS, SearchRecord, index_is_current};
 use memlens::model::{Memory, Timestamp};
 use memlens::store::tables::META;
-use memlens::store::{Store, StoreWriter};
+use memlens::store::{Prepared, Store, StoreWriter};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use redb::{ReadableDatabase, ReadableTable, TableHandle};
@@ -201,13 +201,15 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-/// A transaction: its writes, whether it commits, and whether it goes through one
-/// bulk writer or the writer's own `put` / `purge`.
+/// A transaction: its writes, whether it commits, whether it goes through one bulk
+/// writer or the writer's own `put` / `purge`, and whether the bulk writer stores a
+/// memory new to the store as an import does (appended at the tables' end).
 #[derive(Debug, Clone)]
 struct Txn {
     ops: Vec<Op>,
     commit: bool,
     bulk: bool,
+    new_first: bool,
 }
 
 fn txn() -> impl Strategy<Value = Txn> {
@@ -215,8 +217,14 @@ fn txn() -> impl Strategy<Value = Txn> {
         prop::collection::vec(op(), 1..=4),
         prop::bool::weighted(0.75),
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(|(ops, commit, bulk)| Txn { ops, commit, bulk })
+        .prop_map(|(ops, commit, bulk, new_first)| Txn {
+            ops,
+            commit,
+            bulk,
+            new_first,
+        })
 }
 
 /// The writes an op makes, given what the transaction sees (`seen`, updated): puts
@@ -279,6 +287,12 @@ fn run(store: &Store, model: &mut BTreeMap<String, Memory>, t: &Txn) {
         let mut bulk = w.bulk().expect("bulk");
         for write in &writes {
             match write {
+                Write::Put(m) if t.new_first => {
+                    let prepared = Prepared::new((**m).clone());
+                    if bulk.insert_if_new(&prepared).expect("insert").is_err() {
+                        bulk.put(m).expect("put");
+                    }
+                }
                 Write::Put(m) => {
                     bulk.put(m).expect("put");
                 }
@@ -291,6 +305,10 @@ fn run(store: &Store, model: &mut BTreeMap<String, Memory>, t: &Txn) {
         for write in &writes {
             write_one(&mut w, write);
         }
+    }
+    // the transaction reads its own writes, stored or still waiting to be appended
+    for (id, m) in &seen {
+        assert_eq!(w.get(id).expect("get").as_ref(), Some(m), "{id} in {t:?}");
     }
     if t.commit {
         w.commit().expect("commit");
@@ -313,6 +331,7 @@ proptest! {
             ops: initial.into_iter().map(|(s, c)| Op::Put(s, c)).collect(),
             commit: true,
             bulk: true,
+            new_first: true,
         };
         run(&store, &mut model, &first);
         assert_holds(&store, &model, "initial");

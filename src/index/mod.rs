@@ -131,6 +131,7 @@ impl<'w> IndexWriter<'w> {
         match new {
             Some(m) => self.put_entry(doc, &IndexEntry::of(m), old),
             None => {
+                self.write_appended()?;
                 let before = self.docs.remove(doc)?.map(|g| g.value().to_vec());
                 self.note(doc, before.as_deref(), old, None, None);
                 Ok(())
@@ -149,6 +150,7 @@ impl<'w> IndexWriter<'w> {
         entry: &IndexEntry,
         old: Option<&Memory>,
     ) -> Result<(), redb::Error> {
+        self.write_appended()?;
         let before = self
             .docs
             .insert(doc, entry.record())?
@@ -159,6 +161,24 @@ impl<'w> IndexWriter<'w> {
         let text = changed.then_some(text);
         self.note(doc, before.as_deref(), old, Some(entry.record()), text);
         Ok(())
+    }
+
+    /// Stores the entry of a memory new to the store under `doc`, a number above every
+    /// stored one: its record waits to be appended to the records table, with the
+    /// records of the memories stored after it.
+    pub fn append_entry(&mut self, doc: u32, entry: &IndexEntry) -> Result<(), redb::Error> {
+        self.pending.records.push(doc, entry.record());
+        if self.pending.records.is_full() {
+            self.write_appended()?;
+        }
+        self.note(doc, None, None, Some(entry.record()), Some(entry.text()));
+        Ok(())
+    }
+
+    /// Writes the records waiting to be appended (before any other change to the
+    /// table, which could otherwise come before them).
+    fn write_appended(&mut self) -> Result<(), redb::Error> {
+        self.pending.records.write(&mut self.docs)
     }
 
     /// Hands the change of `doc` from the stored record `before` to `after` (with its

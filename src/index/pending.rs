@@ -2,11 +2,13 @@
 //! a transaction that stores many memories (an import) touches each term's blocks and
 //! each facts chunk once, not once per memory.
 
+use super::SEARCH_DOCS;
 use super::facts::{self, FACTS, Fact, TotalsChange};
 use super::haystacks::{self, HAYSTACKS, Text};
 use super::postings::{self, POSTINGS, Posting};
 use super::record::RecordView;
 use super::terms::TermIds;
+use crate::appends::Appends;
 use crate::commit::{both, last_per_key};
 use crate::search::SESSION_RECAP;
 use redb::{ReadableTableMetadata, WriteTransaction};
@@ -27,6 +29,8 @@ pub struct PendingIndex {
     text: ChangedText,
     /// The change to the facts totals.
     totals: TotalsChange,
+    /// The records of memories new to the store, not yet in `SEARCH_DOCS`.
+    pub(super) records: Appends,
 }
 
 /// How many terms ahead of its lookup a term's slot is asked for.
@@ -52,7 +56,10 @@ fn fact_of(r: &RecordView<'_>) -> Fact {
 impl PendingIndex {
     /// True when nothing is waiting to be written.
     pub fn is_empty(&self) -> bool {
-        self.log.is_empty() && self.facts.is_empty() && self.text.docs.is_empty()
+        self.log.is_empty()
+            && self.facts.is_empty()
+            && self.text.docs.is_empty()
+            && self.records.is_empty()
     }
 
     /// Records `term`'s new frequency in `doc`; `term` is UTF-8.
@@ -154,11 +161,15 @@ impl PendingIndex {
         let facts = std::mem::take(&mut self.facts);
         let text = std::mem::take(&mut self.text);
         let totals = std::mem::take(&mut self.totals);
+        let records = &mut self.records;
         let apart = log.len() + text.docs.len() >= PARALLEL_FLUSH;
         let (postings, rest) = both(
             apart,
             || write_postings(txn, log, &names),
-            || write_facts_and_haystacks(txn, facts, totals, text),
+            || {
+                records.write_into(txn, SEARCH_DOCS)?;
+                write_facts_and_haystacks(txn, facts, totals, text)
+            },
         );
         postings.and(rest)
     }
@@ -166,6 +177,9 @@ impl PendingIndex {
 
 /// Changes (log entries and changed documents) from which a flush uses two threads.
 const PARALLEL_FLUSH: usize = 100_000;
+
+/// Writes one term's postings edits.
+type TermWrite<'a> = dyn FnMut(&str, &[Posting]) -> Result<(), redb::Error> + 'a;
 
 /// Writes the postings changes of `log` (terms numbered by `names`).
 fn write_postings(
@@ -192,15 +206,25 @@ fn write_postings(
     let mut order: Vec<u32> = (0..names.len() as u32).collect();
     order.sort_unstable_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
     let mut table = txn.open_table(POSTINGS)?;
-    // a first import into an empty store has no blocks to look up
-    let empty = table.is_empty()?;
+    // each term's edits, the last one of each document kept, in key order
     let mut scratch = Vec::new();
-    for t in order {
-        let t = t as usize;
-        scratch.clear();
-        scratch.extend_from_slice(&edits[starts[t]..starts[t + 1]]);
-        last_per_key(&mut scratch);
-        postings::apply(&mut table, &names[t], &scratch, empty)?;
+    let mut each_term = |f: &mut TermWrite<'_>| {
+        for &t in &order {
+            let t = t as usize;
+            scratch.clear();
+            scratch.extend_from_slice(&edits[starts[t]..starts[t + 1]]);
+            last_per_key(&mut scratch);
+            f(&names[t], &scratch)?;
+        }
+        Ok::<(), redb::Error>(())
+    };
+    if table.is_empty()? {
+        // a first import has no blocks to look up: all go at the end
+        let mut appender = postings::Appender::new(&mut table)?;
+        each_term(&mut |term, edits| appender.add(term, edits))?;
+        appender.close()?;
+    } else {
+        each_term(&mut |term, edits| Ok(postings::apply(&mut table, term, edits)?))?;
     }
     Ok(())
 }

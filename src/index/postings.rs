@@ -194,41 +194,72 @@ fn merge(postings: &[Posting], edits: &[Posting]) -> Vec<Posting> {
     out
 }
 
+/// The blocks a run of postings written anew is stored in.
+fn blocks(postings: &[Posting]) -> std::slice::Chunks<'_, Posting> {
+    let size = if postings.len() > MAX_BLOCK {
+        SPLIT_BLOCK
+    } else {
+        MAX_BLOCK
+    };
+    postings.chunks(size)
+}
+
 /// Writes the blocks of a term that has none stored yet.
 fn write_new(
     table: &mut PostingsTable<'_>,
     term: &str,
     postings: &[Posting],
 ) -> Result<(), StorageError> {
-    let size = if postings.len() > MAX_BLOCK {
-        SPLIT_BLOCK
-    } else {
-        MAX_BLOCK
-    };
-    for block in postings.chunks(size) {
+    for block in blocks(postings) {
         let first = block[0].0;
         table.insert(key(term, first).as_slice(), encode(first, block).as_slice())?;
     }
     Ok(())
 }
 
+/// Writes postings into a table that holds none yet (a first import) through one
+/// cursor at the table's end: terms given in key order have their blocks appended and
+/// packed into full pages instead of each descending the tree.
+pub(crate) struct Appender<'t> {
+    cursor: redb::CursorMut<'t, &'static [u8], &'static [u8]>,
+    kept: Vec<Posting>,
+}
+
+impl<'t> Appender<'t> {
+    /// An appender at the end of `table`.
+    pub(crate) fn new(table: &'t mut PostingsTable<'_>) -> Result<Appender<'t>, StorageError> {
+        Ok(Appender {
+            cursor: table.upper_bound_mut(std::ops::Bound::<&[u8]>::Unbounded)?,
+            kept: Vec::new(),
+        })
+    }
+
+    /// Appends the blocks of `term`, which sorts after every term appended before;
+    /// `edits` are as for [`apply`], those with frequency 0 left out.
+    pub(crate) fn add(&mut self, term: &str, edits: &[Posting]) -> Result<(), redb::Error> {
+        self.kept.clear();
+        self.kept.extend(edits.iter().copied().filter(|e| e.1 > 0));
+        for block in blocks(&self.kept) {
+            let first = block[0].0;
+            let (k, v) = (key(term, first), encode(first, block));
+            self.cursor.insert_before(k.as_slice(), v.as_slice())?;
+        }
+        Ok(())
+    }
+
+    /// Writes what the cursor still holds.
+    pub(crate) fn close(self) -> Result<(), StorageError> {
+        self.cursor.close()
+    }
+}
+
 /// Applies `edits` (sorted by document, at most one per document; frequency 0 =
 /// the document no longer contains the term) to the stored blocks of `term`.
-/// `known_new` says the term has no blocks yet (a first import), which saves the
-/// lookups.
 pub(crate) fn apply(
     table: &mut PostingsTable<'_>,
     term: &str,
     edits: &[Posting],
-    known_new: bool,
 ) -> Result<(), StorageError> {
-    if known_new {
-        if edits.iter().all(|e| e.1 > 0) {
-            return write_new(table, term, edits);
-        }
-        let kept: Vec<Posting> = edits.iter().copied().filter(|e| e.1 > 0).collect();
-        return write_new(table, term, &kept);
-    }
     let mut i = 0;
     while i < edits.len() {
         let (start, postings, next) = match locate(table, term, edits[i].0)? {

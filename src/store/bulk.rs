@@ -5,6 +5,7 @@ use super::error::{StoreError, StoreResult};
 use super::links::PendingLinks;
 use super::open::storage_error;
 use super::tables::{IDS, MEMORIES, decode_doc, encode_into};
+use crate::appends::Appends;
 use crate::index::{IndexEntry, IndexWriter, PendingIndex};
 use crate::model::Memory;
 use redb::{ReadableTable, Table, WriteTransaction};
@@ -21,6 +22,8 @@ pub struct BulkWriter<'w> {
     memories: Table<'w, u32, &'static [u8]>,
     ids: Table<'w, &'static str, u32>,
     links: &'w mut PendingLinks,
+    /// New memories waiting to be appended to `memories`.
+    appended: &'w mut Appends,
     index: IndexWriter<'w>,
     buffer: Vec<u8>,
 }
@@ -78,6 +81,7 @@ impl<'w> BulkWriter<'w> {
         next_doc: &'w mut Option<u32>,
         pending: &'w mut PendingIndex,
         links: &'w mut PendingLinks,
+        appended: &'w mut Appends,
     ) -> StoreResult<BulkWriter<'w>> {
         let err = |e: redb::TableError| storage_error(path, e);
         Ok(BulkWriter {
@@ -86,6 +90,7 @@ impl<'w> BulkWriter<'w> {
             memories: txn.open_table(MEMORIES).map_err(err)?,
             ids: txn.open_table(IDS).map_err(err)?,
             links,
+            appended,
             index: IndexWriter::open(txn, pending).map_err(|e| storage_error(path, e))?,
             buffer: Vec::new(),
         })
@@ -112,6 +117,9 @@ impl<'w> BulkWriter<'w> {
 
     /// The memory stored under a document number, as this transaction sees it.
     pub fn get_doc(&self, doc: u32) -> StoreResult<Option<Memory>> {
+        if let Some(bytes) = self.appended.get(doc) {
+            return decode_doc(self.path, doc, bytes).map(Some);
+        }
         let Some(bytes) = self.memories.get(doc).map_err(|e| self.err(e))? else {
             return Ok(None);
         };
@@ -145,8 +153,17 @@ impl<'w> BulkWriter<'w> {
         self.put_parts(&prepared.memory, &prepared.entry)
     }
 
+    /// Writes the new memories waiting to be appended (before any other change to
+    /// the table, which could otherwise come before them).
+    fn write_appended(&mut self) -> StoreResult<()> {
+        self.appended
+            .write(&mut self.memories)
+            .map_err(|e| storage_error(self.path, e))
+    }
+
     /// Stores a memory already checked.
     fn put_parts(&mut self, memory: &Memory, entry: &IndexEntry) -> StoreResult<PutOutcome> {
+        self.write_appended()?;
         let (doc, old) = match self.doc_of(&memory.id)? {
             Some(doc) => (doc, self.get_doc(doc)?),
             None => {
@@ -164,6 +181,15 @@ impl<'w> BulkWriter<'w> {
         Ok(PutOutcome { doc, old })
     }
 
+    /// Notes the backlinks of a memory being stored and encodes it into `buffer`.
+    fn link_and_encode(&mut self, memory: &Memory) {
+        if !memory.relationships.is_empty() {
+            self.set_backlinks(memory, true);
+        }
+        self.buffer.clear();
+        encode_into(memory, &mut self.buffer);
+    }
+
     /// The memory's own rows: its backlinks, its encoding and its index entry.
     fn write_parts(
         &mut self,
@@ -172,11 +198,7 @@ impl<'w> BulkWriter<'w> {
         entry: &IndexEntry,
         old: Option<&Memory>,
     ) -> StoreResult<()> {
-        if !memory.relationships.is_empty() {
-            self.set_backlinks(memory, true);
-        }
-        self.buffer.clear();
-        encode_into(memory, &mut self.buffer);
+        self.link_and_encode(memory);
         self.memories
             .insert(doc, self.buffer.as_slice())
             .map_err(|e| storage_error(self.path, e))?;
@@ -208,12 +230,21 @@ impl<'w> BulkWriter<'w> {
             return Ok(Err(previous));
         }
         *self.next_doc = Some(after);
-        self.write_parts(doc, memory, &prepared.entry, None)?;
+        // a number never handed out before: the row goes at the end of each table
+        self.link_and_encode(memory);
+        self.appended.push(doc, &self.buffer);
+        if self.appended.is_full() {
+            self.write_appended()?;
+        }
+        self.index
+            .append_entry(doc, &prepared.entry)
+            .map_err(|e| storage_error(self.path, e))?;
         Ok(Ok(doc))
     }
 
     /// Removes a memory for good; returns it.
     pub fn purge(&mut self, id: &str) -> StoreResult<Memory> {
+        self.write_appended()?;
         let doc = self
             .doc_of(id)?
             .ok_or_else(|| StoreError::UnknownId(id.to_string()))?;

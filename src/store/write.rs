@@ -6,6 +6,7 @@ use super::error::{StoreError, StoreResult};
 use super::links::PendingLinks;
 use super::open::storage_error;
 use super::tables::{IDS, KEY_NEXT_DOC, MEMORIES, META, RESERVED_META_KEYS, decode_doc};
+use crate::appends::Appends;
 use crate::commit::both;
 use crate::index::PendingIndex;
 use crate::model::Memory;
@@ -24,6 +25,8 @@ pub struct StoreWriter {
     pending: PendingIndex,
     /// Backlink changes, written at commit.
     links: PendingLinks,
+    /// New memories not yet in `MEMORIES` (see [`BulkWriter::insert_if_new`]).
+    appended: Appends,
 }
 
 impl StoreWriter {
@@ -34,6 +37,7 @@ impl StoreWriter {
             next_doc: None,
             pending: PendingIndex::default(),
             links: PendingLinks::default(),
+            appended: Appends::default(),
         }
     }
 
@@ -53,6 +57,9 @@ impl StoreWriter {
     }
 
     fn get_doc(&self, doc: u32) -> StoreResult<Option<Memory>> {
+        if let Some(bytes) = self.appended.get(doc) {
+            return decode_doc(&self.path, doc, bytes).map(Some);
+        }
         let table = self.txn.open_table(MEMORIES).map_err(|e| self.err(e))?;
         let Some(bytes) = table.get(doc).map_err(|e| self.err(e))? else {
             return Ok(None);
@@ -92,6 +99,7 @@ impl StoreWriter {
             &mut self.next_doc,
             &mut self.pending,
             &mut self.links,
+            &mut self.appended,
         )
     }
 
@@ -128,6 +136,9 @@ impl StoreWriter {
     /// Makes every change durable at once, the index with the memories. Many
     /// backlinks (an import's) are written on a second thread while the index is.
     pub fn commit(mut self) -> StoreResult<()> {
+        self.appended
+            .write_into(&self.txn, MEMORIES)
+            .map_err(|e| self.err(e))?;
         let links = std::mem::take(&mut self.links);
         let (txn, pending) = (&self.txn, &mut self.pending);
         let apart = links.len() >= PARALLEL_LINKS;
