@@ -1,6 +1,7 @@
-//! A fast path for canonical JSONL lines: fields deserialized straight into a `Memory`
-//! instead of through a `serde_json::Value` map (which cost more than every other step
-//! of an import together).
+//! A fast path for canonical JSONL lines: fields read straight from the line's text
+//! into a `Memory` ([`json_scan`](super::json_scan)), instead of through a
+//! `serde_json::Value` map (which cost more than every other step of an import
+//! together) or serde's field-by-field deserializer.
 //!
 //! It accepts only what it can read exactly as `Memory::from_json` would: a line with an
 //! `id` and a `body`, every known field of the right type, no remember-core alias
@@ -8,25 +9,30 @@
 //! result that passes validation. Anything else returns `None`, and the caller reads the
 //! line the general way, which reports problems and warnings precisely.
 
+use super::json_scan::Scan;
 use crate::model::json::DERIVED_FIELDS;
-use crate::model::{FEEL_COUNT, Memory, Relationship, Source, Timestamp, feel_field_index};
-use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use crate::model::memory::DEFAULT_RELATIONSHIP_KIND;
+use crate::model::{
+    FEEL_COUNT, FEEL_DIMS, Memory, Relationship, Source, Timestamp, feel_field_index,
+};
 use serde_json::{Map, Value};
-use std::fmt;
+use std::borrow::Cow;
+use std::sync::LazyLock;
 
 /// The memory a canonical line holds, normalised and validated, or `None` when the
 /// general reader must decide.
 pub fn parse_canonical(line: &str, now: Timestamp) -> Option<Memory> {
-    let mut de = serde_json::Deserializer::from_str(line);
-    let read = de.deserialize_map(LineVisitor { now }).ok()?;
-    de.end().ok()?;
-    let mut memory = read?;
+    let mut scan = Scan::new(line);
+    let mut memory = read_memory(&mut scan, now)?;
+    if !scan.at_end() {
+        return None;
+    }
     memory.normalise();
     memory.validate().is_empty().then_some(memory)
 }
 
 /// A known field, or another key (kept for `extra`).
+#[derive(Clone, Copy)]
 enum Key {
     Id,
     Title,
@@ -53,7 +59,7 @@ enum Key {
     Feel(usize),
     /// A key the general reader treats specially: give up.
     Special,
-    Other(String),
+    Other,
 }
 
 fn key_of(k: &str) -> Key {
@@ -84,159 +90,203 @@ fn key_of(k: &str) -> Key {
         k if k.starts_with("functional_") || DERIVED_FIELDS.contains(&k) => Key::Special,
         k => match feel_field_index(k) {
             Some(i) => Key::Feel(i),
-            None => Key::Other(k.to_string()),
+            None => Key::Other,
         },
     }
 }
 
-struct KeySeed;
+/// The known fields in the order canonical lines write them, so that the key after
+/// a known one is mostly found a few places further on, without a lookup by name.
+static IN_ORDER: LazyLock<Vec<(&'static str, Key)>> = LazyLock::new(|| {
+    let mut order = vec![
+        ("id", Key::Id),
+        ("title", Key::Title),
+        ("body", Key::Body),
+        ("type", Key::Type),
+        ("scope", Key::Scope),
+        ("module", Key::Module),
+        ("status", Key::Status),
+        ("tags", Key::Tags),
+        ("weight", Key::Weight),
+        ("trust", Key::Trust),
+        ("confidence", Key::Confidence),
+        ("created_at", Key::CreatedAt),
+        ("updated_at", Key::UpdatedAt),
+        ("deleted_at", Key::DeletedAt),
+        ("deleted_reason", Key::DeletedReason),
+        ("last_read_at", Key::LastReadAt),
+        ("read_count", Key::ReadCount),
+        ("rating_sum", Key::RatingSum),
+        ("rating_count", Key::RatingCount),
+        ("relationships", Key::Relationships),
+    ];
+    order.extend(
+        FEEL_DIMS
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.field, Key::Feel(i))),
+    );
+    order.extend([("rem_visits", Key::RemVisits), ("source", Key::Source)]);
+    order
+});
 
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Key;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
-        d.deserialize_str(KeySeed)
+/// How many known fields further on a key is looked for before it is read and looked
+/// up by name (a line leaves out the fields it does not have).
+const LOOK_AHEAD: usize = 12;
+
+/// Reads the keys of one line, expecting them in canonical order.
+#[derive(Default)]
+struct Keys {
+    /// Where in [`IN_ORDER`] the next key is looked for first.
+    next: usize,
+}
+
+impl Keys {
+    /// The next key of the object, with its text (needed for `extra`).
+    fn read<'a>(&mut self, scan: &mut Scan<'a>) -> Option<(Key, Cow<'a, str>)> {
+        let order = &IN_ORDER[..];
+        let ahead = order.len().min(self.next + LOOK_AHEAD);
+        scan.skip_space();
+        for (i, &(name, key)) in order.iter().enumerate().take(ahead).skip(self.next) {
+            if scan.key_if(name) {
+                self.next = i + 1;
+                return Some((key, Cow::Borrowed(name)));
+            }
+        }
+        let text = scan.string()?;
+        Some((key_of(&text), text))
     }
 }
 
-impl Visitor<'_> for KeySeed {
-    type Value = Key;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a key")
+fn owned(scan: &mut Scan<'_>) -> Option<String> {
+    scan.string().map(|s| s.into_owned())
+}
+
+fn opt_owned(scan: &mut Scan<'_>) -> Option<Option<String>> {
+    scan.opt(owned)
+}
+
+fn time(scan: &mut Scan<'_>) -> Option<Timestamp> {
+    Timestamp::parse(&scan.string()?)
+}
+
+/// Sets `slot` once; a second value for the same field is refused (as serde's derived
+/// readers refuse it).
+fn once<T>(slot: &mut Option<T>, value: Option<T>) -> Option<()> {
+    if slot.is_some() {
+        return None;
     }
-    fn visit_str<E: de::Error>(self, k: &str) -> Result<Key, E> {
-        Ok(key_of(k))
-    }
+    *slot = Some(value?);
+    Some(())
 }
 
-#[derive(Deserialize)]
-struct RelationshipIn {
-    target: String,
-    #[serde(default)]
-    kind: Option<String>,
-    #[serde(default)]
-    strength: Option<f64>,
+fn relationship(scan: &mut Scan<'_>) -> Option<Relationship> {
+    let (mut target, mut kind, mut strength) = (None, None, None);
+    scan.object(|s, key| match &*key {
+        "target" => once(&mut target, owned(s)),
+        "kind" => once(&mut kind, opt_owned(s)),
+        "strength" => once(&mut strength, s.opt(Scan::f64)),
+        _ => s.raw_value().map(drop),
+    })?;
+    Some(Relationship {
+        target: target?,
+        kind: kind
+            .flatten()
+            .unwrap_or_else(|| DEFAULT_RELATIONSHIP_KIND.to_string()),
+        strength: strength.flatten(),
+    })
 }
 
-#[derive(Deserialize)]
-struct SourceIn {
-    system: String,
-    #[serde(default)]
-    path: Option<String>,
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    keys: Option<Vec<String>>,
+fn source(scan: &mut Scan<'_>) -> Option<Source> {
+    let (mut system, mut path, mut id, mut keys) = (None, None, None, None);
+    scan.object(|s, key| match &*key {
+        "system" => once(&mut system, owned(s)),
+        "path" => once(&mut path, opt_owned(s)),
+        "id" => once(&mut id, opt_owned(s)),
+        "keys" => once(&mut keys, s.opt(Scan::strings)),
+        _ => s.raw_value().map(drop),
+    })?;
+    Some(Source {
+        system: system?,
+        path: path.flatten(),
+        id: id.flatten(),
+        keys: keys.flatten().unwrap_or_default(),
+    })
 }
 
-struct LineVisitor {
-    now: Timestamp,
-}
-
-fn time<E: de::Error>(s: &str) -> Result<Timestamp, E> {
-    Timestamp::parse(s).ok_or_else(|| E::custom("not a timestamp"))
-}
-
-fn opt_time<E: de::Error>(s: Option<String>) -> Result<Option<Timestamp>, E> {
-    s.map(|s| time(&s)).transpose()
-}
-
-impl<'de> Visitor<'de> for LineVisitor {
-    /// `None` when the line needs the general reader; else the memory.
-    type Value = Option<Memory>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a memory object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut m = Memory::new(String::new(), String::new(), self.now);
-        let (mut saw_id, mut saw_body, mut saw_created, mut saw_updated) =
-            (false, false, false, false);
-        let mut feel = [None; FEEL_COUNT];
-        let mut extra = Map::new();
-        while let Some(key) = map.next_key_seed(KeySeed)? {
-            match key {
+/// Reads the object of a line into a memory (before normalising and validating).
+fn read_memory(scan: &mut Scan<'_>, now: Timestamp) -> Option<Memory> {
+    let mut m = Memory::new(String::new(), String::new(), now);
+    let (mut saw_id, mut saw_body, mut saw_created, mut saw_updated) = (false, false, false, false);
+    let mut feel = [None; FEEL_COUNT];
+    let mut extra = Map::new();
+    let mut keys = Keys::default();
+    scan.object_with(
+        |s| keys.read(s),
+        |s, (known, key)| {
+            match known {
                 Key::Id => {
-                    m.id = map.next_value()?;
+                    m.id = owned(s)?;
                     saw_id = true;
                 }
-                Key::Title => m.title = map.next_value()?,
+                Key::Title => m.title = opt_owned(s)?,
                 Key::Body => {
-                    m.body = map.next_value()?;
+                    m.body = owned(s)?;
                     saw_body = true;
                 }
-                Key::Type => m.memory_type = map.next_value()?,
-                Key::Scope => {
-                    m.scope = map
-                        .next_value::<String>()?
-                        .parse()
-                        .map_err(de::Error::custom)?
-                }
-                Key::Module => m.module = map.next_value()?,
-                Key::Status => {
-                    m.status = map
-                        .next_value::<String>()?
-                        .parse()
-                        .map_err(de::Error::custom)?
-                }
-                Key::Tags => m.tags = map.next_value::<Option<Vec<String>>>()?.unwrap_or_default(),
-                Key::Weight => m.weight = map.next_value()?,
-                Key::Trust => m.trust = map.next_value()?,
-                Key::Confidence => m.confidence = map.next_value()?,
+                Key::Type => m.memory_type = owned(s)?,
+                Key::Scope => m.scope = s.string()?.parse().ok()?,
+                Key::Module => m.module = opt_owned(s)?,
+                Key::Status => m.status = s.string()?.parse().ok()?,
+                Key::Tags => m.tags = s.opt(Scan::strings)?.unwrap_or_default(),
+                Key::Weight => m.weight = s.f64()?,
+                Key::Trust => m.trust = s.f64()?,
+                Key::Confidence => m.confidence = s.opt(Scan::f64)?,
                 Key::CreatedAt => {
-                    m.created_at = time(&map.next_value::<String>()?)?;
+                    m.created_at = time(s)?;
                     saw_created = true;
                 }
                 Key::UpdatedAt => {
-                    m.updated_at = time(&map.next_value::<String>()?)?;
+                    m.updated_at = time(s)?;
                     saw_updated = true;
                 }
-                Key::DeletedAt => m.deleted_at = opt_time(map.next_value()?)?,
-                Key::DeletedReason => m.deleted_reason = map.next_value()?,
-                Key::LastReadAt => m.last_read_at = opt_time(map.next_value()?)?,
-                Key::ReadCount => m.read_count = map.next_value()?,
-                Key::RatingSum => m.rating_sum = map.next_value()?,
-                Key::RatingCount => m.rating_count = map.next_value()?,
+                Key::DeletedAt => m.deleted_at = s.opt(time)?,
+                Key::DeletedReason => m.deleted_reason = opt_owned(s)?,
+                Key::LastReadAt => m.last_read_at = s.opt(time)?,
+                Key::ReadCount => m.read_count = s.u32()?,
+                Key::RatingSum => m.rating_sum = s.u32()?,
+                Key::RatingCount => m.rating_count = s.u32()?,
                 Key::Relationships => {
-                    let rels: Option<Vec<RelationshipIn>> = map.next_value()?;
-                    m.relationships = rels
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|r| Relationship {
-                            target: r.target,
-                            kind: r.kind.unwrap_or_else(|| "related".to_string()),
-                            strength: r.strength,
+                    let mut rels = Vec::new();
+                    s.opt(|s| {
+                        s.array(|s| {
+                            rels.push(relationship(s)?);
+                            Some(())
                         })
-                        .collect();
+                    })?;
+                    m.relationships = rels;
                 }
-                Key::RemVisits => m.rem_visits = map.next_value()?,
-                Key::Source => {
-                    let s: Option<SourceIn> = map.next_value()?;
-                    m.source = s.map(|s| Source {
-                        system: s.system,
-                        path: s.path,
-                        id: s.id,
-                        keys: s.keys.unwrap_or_default(),
-                    });
-                }
-                Key::Feel(i) => feel[i] = map.next_value()?,
-                Key::Special => return Err(de::Error::custom("needs the general reader")),
-                Key::Other(k) => {
-                    let v: Value = map.next_value()?;
-                    extra.insert(k, v);
+                Key::RemVisits => m.rem_visits = s.opt(Scan::u32)?,
+                Key::Source => m.source = s.opt(source)?,
+                Key::Feel(i) => feel[i] = s.opt(Scan::f64)?,
+                Key::Special => return None,
+                Key::Other => {
+                    let value: Value = serde_json::from_str(s.raw_value()?).ok()?;
+                    extra.insert(key.into_owned(), value);
                 }
             }
-        }
-        if !saw_id || !saw_body {
-            return Ok(None);
-        }
-        if saw_created && !saw_updated {
-            m.updated_at = m.created_at;
-        }
-        m.feel = feel;
-        m.extra = extra;
-        Ok(Some(m))
+            Some(())
+        },
+    )?;
+    if !saw_id || !saw_body {
+        return None;
     }
+    if saw_created && !saw_updated {
+        m.updated_at = m.created_at;
+    }
+    m.feel = feel;
+    m.extra = extra;
+    Some(m)
 }
 
 #[cfg(test)]
@@ -274,6 +324,126 @@ mod tests {
             assert_eq!(got.is_some(), fast, "{line}");
             if let Some(m) = got {
                 assert_eq!(Some(m), general(line), "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_exported_line_of_a_generated_corpus_takes_the_fast_path() {
+        let spec = crate::corpus::CorpusSpec {
+            seed: 11,
+            size: 400,
+            body_bytes_target: 200,
+        };
+        let mut line = Vec::new();
+        for m in crate::corpus::generate(spec) {
+            line.clear();
+            crate::exchange::json_line::write_json_line(&m, &mut line);
+            let text = std::str::from_utf8(&line).unwrap();
+            assert_eq!(parse_canonical(text.trim_end(), Timestamp(7)), Some(m));
+        }
+    }
+
+    use proptest::prelude::*;
+
+    /// Values a field may hold: of the right type or not, escaped, out of range,
+    /// written the ways JSON allows.
+    const VALUES: &[&str] = &[
+        r#""x""#,
+        r#""Tab\tQuote\"É\u00e9\ud83d\ude00""#,
+        r#""\ud800""#,
+        r#""  padded  ""#,
+        r#""""#,
+        r#""2026-01-02T03:04:05Z""#,
+        r#""2026-01-02T03:04:05.123+02:00""#,
+        r#""2026-01-02""#,
+        r#""team""#,
+        r#""module""#,
+        r#""validated""#,
+        r#""note""#,
+        "null",
+        "true",
+        "0",
+        "-0",
+        "-0.0",
+        "1",
+        "2",
+        "0.5",
+        "-0.25",
+        "1e-1",
+        "5E-1",
+        "3.0",
+        "4294967296",
+        "[]",
+        r#"["a"," b ","a",""]"#,
+        r#"[null]"#,
+        r#"[{"target":"t"}]"#,
+        r#"[{"target":"t","kind":null,"strength":0.5,"x":[1]}]"#,
+        r#"[{"target":"t","target":"u"}]"#,
+        r#"[{"kind":"k"}]"#,
+        r#"{"system":"s","path":null,"keys":["a"],"other":{}}"#,
+        r#"{"system":"s","system":"t"}"#,
+        r#"{"a":[1,{"b":"c"}]}"#,
+    ];
+    const KEYS: &[&str] = &[
+        "id",
+        "title",
+        "body",
+        "type",
+        "scope",
+        "module",
+        "status",
+        "tags",
+        "weight",
+        "trust",
+        "confidence",
+        "created_at",
+        "updated_at",
+        "deleted_at",
+        "deleted_reason",
+        "last_read_at",
+        "read_count",
+        "rating_sum",
+        "rating_count",
+        "relationships",
+        "rem_visits",
+        "source",
+        "feel_humor",
+        "feel_valence",
+        "humor",
+        "anchor",
+        "feel_significance",
+        "content",
+        "functional_urgency",
+    ];
+
+    fn line() -> impl Strategy<Value = String> {
+        let field = (0..KEYS.len(), 0..VALUES.len());
+        (
+            prop::collection::vec(field, 0..8),
+            0..VALUES.len(),
+            any::<bool>(),
+        )
+            .prop_map(|(fields, body, spaced)| {
+                let sep = if spaced { " , " } else { "," };
+                let mut parts = vec![
+                    r#""id":"m-1""#.to_string(),
+                    format!(r#""body":{}"#, VALUES[body]),
+                ];
+                parts.extend(
+                    fields
+                        .into_iter()
+                        .map(|(k, v)| format!(r#""{}":{}"#, KEYS[k], VALUES[v])),
+                );
+                format!("{{{}}}", parts.join(sep))
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn whatever_the_fast_path_reads_the_general_reader_reads_alike(line in line()) {
+            if let Some(m) = parse_canonical(&line, Timestamp(7)) {
+                prop_assert_eq!(Some(m), general(&line), "{}", line);
             }
         }
     }

@@ -286,7 +286,7 @@ impl<'a, 'w> StoreSink<'a, 'w> {
             }
             Err(doc) => doc,
         };
-        let memory = &prepared.memory;
+        let memory = prepared.memory();
         let earlier = doc
             .checked_sub(self.first_doc)
             .and_then(|i| self.new_places.get(i as usize).copied())

@@ -13,6 +13,7 @@ pub mod fast_json;
 pub mod hivelore;
 pub mod import;
 pub mod json_line;
+mod json_scan;
 pub mod jsonl;
 pub mod lines;
 pub mod mcp_memory;

@@ -19,6 +19,9 @@ impl Timestamp {
     /// (`2026-01-31`) is midnight UTC, as filters accept it.
     pub fn parse(text: &str) -> Option<Timestamp> {
         let text = text.trim();
+        if let Some(t) = parse_utc(text) {
+            return Some(t);
+        }
         let parsed = OffsetDateTime::parse(text, &Rfc3339).ok().or_else(|| {
             let date = time::Date::parse(
                 text,
@@ -41,6 +44,77 @@ impl Timestamp {
     pub fn days_until(self, later: Timestamp) -> i64 {
         (later.0 - self.0) / 86_400_000_000_000
     }
+}
+
+/// The form memlens writes, `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, read directly (an import
+/// reads two or three a memory): the same instant as the general RFC 3339 reader gives,
+/// or `None` for anything else (another offset, a leap second, a year outside the range
+/// of nanoseconds since the epoch), which the general reader then decides.
+fn parse_utc(text: &str) -> Option<Timestamp> {
+    let b = text.as_bytes();
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' {
+        return None;
+    }
+    if b[16] != b':' || b[b.len() - 1] != b'Z' {
+        return None;
+    }
+    let (year, month, day) = (decimal(&b[0..4])?, decimal(&b[5..7])?, decimal(&b[8..10])?);
+    let (hour, minute) = (decimal(&b[11..13])?, decimal(&b[14..16])?);
+    let second = decimal(&b[17..19])?;
+    // nanoseconds since the epoch reach from 1677 to 2262
+    if !(1678..=2261).contains(&year) || hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
+        return None;
+    }
+    let fraction = &b[19..b.len() - 1];
+    let nanos = match fraction {
+        [] => 0,
+        [b'.', rest @ ..] if (1..=9).contains(&rest.len()) => {
+            let value = decimal(rest)?;
+            value * 10u32.pow(9 - rest.len() as u32)
+        }
+        _ => return None,
+    };
+    let days = days_from_civil(i64::from(year), month, day);
+    let seconds = days * 86_400 + i64::from(hour * 3600 + minute * 60 + second);
+    Some(Timestamp(seconds * 1_000_000_000 + i64::from(nanos)))
+}
+
+/// The value of a run of ASCII digits (at most 9 of them).
+#[inline]
+fn decimal(digits: &[u8]) -> Option<u32> {
+    let mut value = 0;
+    for &c in digits {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        value = value * 10 + u32::from(c - b'0');
+    }
+    Some(value)
+}
+
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
+fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let month_from_march = i64::from((month + 9) % 12);
+    let day_of_year = (153 * month_from_march + 2) / 5 + i64::from(day) - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
 }
 
 impl fmt::Display for Timestamp {
@@ -88,5 +162,48 @@ mod tests {
             "2026-01-31T00:00:00.000Z"
         );
         assert!(Timestamp::parse("yesterday").is_none());
+    }
+
+    /// What the general RFC 3339 reader alone makes of a text.
+    fn general(text: &str) -> Option<Timestamp> {
+        let parsed = OffsetDateTime::parse(text, &Rfc3339).ok()?;
+        i64::try_from(parsed.unix_timestamp_nanos())
+            .ok()
+            .map(Timestamp)
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn the_direct_reader_agrees_with_the_general_one(
+            year in 1600u32..2300,
+            month in 0u32..14,
+            day in 0u32..33,
+            hour in 0u32..26,
+            minute in 0u32..62,
+            second in 0u32..62,
+            fraction in prop::option::of("[0-9]{0,11}"),
+            end in prop::sample::select(vec!["Z", "z", "+00:00", "+02:30", ""]),
+        ) {
+            let fraction = fraction.map(|f| format!(".{f}")).unwrap_or_default();
+            let text = format!(
+                "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}{fraction}{end}"
+            );
+            if let Some(t) = parse_utc(&text) {
+                prop_assert_eq!(Some(t), general(&text), "{}", text);
+            }
+        }
+
+        #[test]
+        fn every_instant_memlens_writes_is_read_directly(nanos in any::<i64>()) {
+            let t = Timestamp(nanos);
+            let text = t.to_string();
+            prop_assert_eq!(parse_utc(&text).or_else(|| general(&text)), Some(t), "{}", text);
+            let year: u32 = text[..4].parse().unwrap_or(0);
+            if (1678..=2261).contains(&year) && !text.starts_with('-') {
+                prop_assert_eq!(parse_utc(&text), Some(t), "{}", text);
+            }
+        }
     }
 }

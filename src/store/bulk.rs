@@ -28,41 +28,65 @@ pub struct BulkWriter<'w> {
     buffer: Vec<u8>,
 }
 
-/// A memory with its index entry computed (on any thread), the costliest part of
-/// storing it. (Encoding it and checking that the store can take it are left to the
-/// writer, the less busy thread of an import.)
+/// A memory with its index entry computed and the check that the store can take it
+/// made (on any thread: an import does both on its reader thread, leaving the writer
+/// only the writes). (Encoding it is left to the writer, which reuses one buffer.)
 #[derive(Debug)]
 pub struct Prepared {
-    /// The memory itself.
-    pub memory: Memory,
-    /// Its search record and haystacks.
-    pub entry: IndexEntry,
+    memory: Memory,
+    entry: IndexEntry,
+    /// Why the store cannot take the memory, if it cannot.
+    refusal: Option<String>,
 }
 
 impl Prepared {
-    /// Computes the index entry of `memory`.
+    /// Checks `memory` and computes its index entry.
     pub fn new(memory: Memory) -> Prepared {
+        let refusal = refusal(&memory);
         let entry = IndexEntry::of(&memory);
-        Prepared { memory, entry }
+        Prepared {
+            memory,
+            entry,
+            refusal,
+        }
+    }
+
+    /// The memory itself.
+    pub fn memory(&self) -> &Memory {
+        &self.memory
+    }
+
+    /// `Err` when the store cannot take the memory.
+    fn checked(&self) -> StoreResult<()> {
+        refused(&self.memory, self.refusal.clone())
     }
 }
 
-/// Refuses a memory the store could not read back as it was given: it breaks a rule
-/// of the data model, or normalising would change it.
-fn check(memory: &Memory) -> StoreResult<()> {
-    let refuse = |detail: String| {
-        Err(StoreError::Invalid {
-            id: memory.id.clone(),
-            detail,
-        })
-    };
+/// Why the store could not read back a memory as it was given, if it could not: it
+/// breaks a rule of the data model, or normalising would change it.
+fn refusal(memory: &Memory) -> Option<String> {
     if let Some(e) = memory.validate().into_iter().next() {
-        return refuse(e.to_string());
+        return Some(e.to_string());
     }
     if !memory.is_normalised() {
-        return refuse("not normalised (blank or padded title, tags, module or link kind)".into());
+        return Some("not normalised (blank or padded title, tags, module or link kind)".into());
     }
-    Ok(())
+    None
+}
+
+/// Refuses a memory the store could not read back as it was given.
+fn check(memory: &Memory) -> StoreResult<()> {
+    refused(memory, refusal(memory))
+}
+
+fn refused(memory: &Memory, refusal: Option<String>) -> StoreResult<()> {
+    match refusal {
+        None => Ok(()),
+        Some(detail) => Err(StoreError::Invalid {
+            id: memory.id.clone(),
+            detail,
+        }),
+    }
 }
 
 /// What a [`BulkWriter::put`] did.
@@ -149,7 +173,7 @@ impl<'w> BulkWriter<'w> {
 
     /// [`put`](Self::put) with the index entry already computed.
     pub fn put_prepared(&mut self, prepared: &Prepared) -> StoreResult<PutOutcome> {
-        check(&prepared.memory)?;
+        prepared.checked()?;
         self.put_parts(&prepared.memory, &prepared.entry)
     }
 
@@ -212,7 +236,7 @@ impl<'w> BulkWriter<'w> {
     /// instead of two for the common case of a new memory.
     pub fn insert_if_new(&mut self, prepared: &Prepared) -> StoreResult<Result<u32, u32>> {
         let memory = &prepared.memory;
-        check(memory)?;
+        prepared.checked()?;
         let doc = self.next_doc();
         let after = doc
             .checked_add(1)
