@@ -439,11 +439,67 @@ mod tests {
             })
     }
 
+    /// Bytes a damaged line may gain: JSON structure, escapes, digits, signs, exponents,
+    /// a control character, a multibyte letter.
+    const NOISE: &[&str] = &[
+        "\"", "\\", "{", "}", "[", "]", ",", ":", " ", "0", "7", "-", ".", "e", "E", "+", "null",
+        "\u{1}", "é", "\\u00e9", "\\ud83d", "x", "Z", "T",
+    ];
+
+    /// A canonical line of a generated memory with a few random edits: a byte range cut
+    /// out, or noise put in.
+    fn damaged_line() -> impl Strategy<Value = String> {
+        let edit = (
+            any::<prop::sample::Index>(),
+            0..4usize,
+            0..NOISE.len(),
+            any::<bool>(),
+        );
+        (0..60u64, prop::collection::vec(edit, 1..4)).prop_map(|(seed, edits)| {
+            let spec = crate::corpus::CorpusSpec {
+                seed,
+                size: 1,
+                body_bytes_target: 120,
+            };
+            let Some(memory) = crate::corpus::generate(spec).next() else {
+                return String::new();
+            };
+            let mut bytes = Vec::new();
+            crate::exchange::json_line::write_json_line(&memory, &mut bytes);
+            let mut line = String::from_utf8(bytes).unwrap_or_default();
+            for (at, len, noise, cut) in edits {
+                let mut start = at.index(line.len().max(1));
+                while !line.is_char_boundary(start) {
+                    start -= 1;
+                }
+                if cut {
+                    let mut end = (start + len).min(line.len());
+                    while !line.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    line.replace_range(start..end, "");
+                } else {
+                    line.insert_str(start, NOISE[noise]);
+                }
+            }
+            line
+        })
+    }
+
     proptest! {
         #[test]
         fn whatever_the_fast_path_reads_the_general_reader_reads_alike(line in line()) {
             if let Some(m) = parse_canonical(&line, Timestamp(7)) {
                 prop_assert_eq!(Some(m), general(&line), "{}", line);
+            }
+        }
+
+        #[test]
+        fn a_damaged_line_is_read_alike_or_left_to_the_general_reader(
+            line in damaged_line(),
+        ) {
+            if let Some(m) = parse_canonical(line.trim_end(), Timestamp(7)) {
+                prop_assert_eq!(Some(m), general(line.trim_end()), "{}", line);
             }
         }
     }
