@@ -93,22 +93,40 @@ fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) {
     s.text.clear();
     s.spans.clear();
     let Scratch { text, spans } = s;
-    let mut push = |token: &[u8]| {
-        let start = text.len();
-        // a no-op on the tokens of non-ASCII text, which come lowercased
-        text.extend(token.iter().map(u8::to_ascii_lowercase));
-        let head = text[start..]
-            .iter()
-            .take(8)
-            .enumerate()
-            .fold(0u64, |acc, (i, &b)| acc | u64::from(b) << (56 - 8 * i));
-        spans.push((head, len_u32(start), len_u32(text.len())));
+    // a token's span in `text`, keyed by its first 8 bytes (zero-padded)
+    let span = |text: &[u8], start: usize, end: usize| {
+        let n = (end - start).min(8);
+        let head = match text.get(start..start + 8) {
+            // eight bytes at once, those past the token masked off
+            Some(eight) => {
+                let word = u64::from_be_bytes(eight.try_into().unwrap_or_default());
+                word & u64::MAX.checked_shl(8 * (8 - n) as u32).unwrap_or(0)
+            }
+            None => text[start..start + n]
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (i, &b)| acc | u64::from(b) << (56 - 8 * i)),
+        };
+        (head, len_u32(start), len_u32(end))
     };
     for_each_field(m, |field| {
+        let base = text.len();
         if field.is_ascii() {
-            for_each_ascii_run(field.as_bytes(), &mut push);
+            // the whole field lowercased at once; its tokens are spans of that copy
+            text.extend_from_slice(field.as_bytes());
+            text[base..].make_ascii_lowercase();
+            let copy = &text[base..];
+            for_each_ascii_run(copy, |run| {
+                let start = base + (run.as_ptr() as usize - copy.as_ptr() as usize);
+                spans.push(span(text, start, start + run.len()));
+            });
         } else {
-            for_each_token(field, |t| push(t.as_bytes()));
+            // the tokens of non-ASCII text come lowercased
+            for_each_token(field, |t| {
+                let start = text.len();
+                text.extend_from_slice(t.as_bytes());
+                spans.push(span(text, start, text.len()));
+            });
         }
     });
     put_u32(w, len_u32(spans.len()));
