@@ -3,6 +3,7 @@
 
 use super::error::{StoreError, StoreResult};
 use super::links::PendingLinks;
+use super::new_ids::NewIds;
 use super::open::storage_error;
 use super::tables::{IDS, MEMORIES, decode_doc, encode_into};
 use crate::appends::Appends;
@@ -24,6 +25,8 @@ pub struct BulkWriter<'w> {
     links: &'w mut PendingLinks,
     /// New memories waiting to be appended to `memories`.
     appended: &'w mut Appends,
+    /// Ids of memories new to the store, not yet in `ids`.
+    new_ids: &'w mut NewIds,
     index: IndexWriter<'w>,
     buffer: Vec<u8>,
 }
@@ -106,6 +109,7 @@ impl<'w> BulkWriter<'w> {
         pending: &'w mut PendingIndex,
         links: &'w mut PendingLinks,
         appended: &'w mut Appends,
+        new_ids: &'w mut NewIds,
     ) -> StoreResult<BulkWriter<'w>> {
         let err = |e: redb::TableError| storage_error(path, e);
         Ok(BulkWriter {
@@ -115,6 +119,7 @@ impl<'w> BulkWriter<'w> {
             ids: txn.open_table(IDS).map_err(err)?,
             links,
             appended,
+            new_ids,
             index: IndexWriter::open(txn, pending).map_err(|e| storage_error(path, e))?,
             buffer: Vec::new(),
         })
@@ -132,6 +137,9 @@ impl<'w> BulkWriter<'w> {
 
     /// The document number of a memory id, as this transaction sees it.
     pub fn doc_of(&self, id: &str) -> StoreResult<Option<u32>> {
+        if let Some(doc) = self.new_ids.get(id) {
+            return Ok(Some(doc));
+        }
         Ok(self
             .ids
             .get(id)
@@ -241,18 +249,10 @@ impl<'w> BulkWriter<'w> {
         let after = doc
             .checked_add(1)
             .ok_or_else(|| self.err("document numbers exhausted"))?;
-        let previous = self
-            .ids
-            .insert(memory.id.as_str(), doc)
-            .map_err(|e| storage_error(self.path, e))?
-            .map(|v| v.value());
-        if let Some(previous) = previous {
-            // The id was stored: put the old number back and leave the rest alone.
-            self.ids
-                .insert(memory.id.as_str(), previous)
-                .map_err(|e| storage_error(self.path, e))?;
+        if let Some(previous) = self.doc_of(&memory.id)? {
             return Ok(Err(previous));
         }
+        self.new_ids.insert(&memory.id, doc);
         *self.next_doc = Some(after);
         // a number never handed out before: the row goes at the end of each table
         self.link_and_encode(memory);
@@ -276,9 +276,11 @@ impl<'w> BulkWriter<'w> {
             .get_doc(doc)?
             .ok_or_else(|| StoreError::UnknownId(id.to_string()))?;
         self.set_backlinks(&old, false);
-        self.ids
-            .remove(id)
-            .map_err(|e| storage_error(self.path, e))?;
+        if self.new_ids.remove(id).is_none() {
+            self.ids
+                .remove(id)
+                .map_err(|e| storage_error(self.path, e))?;
+        }
         self.memories
             .remove(doc)
             .map_err(|e| storage_error(self.path, e))?;

@@ -5,6 +5,7 @@ mod bulk;
 mod compact;
 mod error;
 mod links;
+mod new_ids;
 mod open;
 mod read;
 pub mod tables;

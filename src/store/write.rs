@@ -4,6 +4,7 @@
 use super::bulk::BulkWriter;
 use super::error::{StoreError, StoreResult};
 use super::links::PendingLinks;
+use super::new_ids::NewIds;
 use super::open::storage_error;
 use super::tables::{IDS, KEY_NEXT_DOC, MEMORIES, META, RESERVED_META_KEYS, decode_doc};
 use crate::appends::Appends;
@@ -13,7 +14,7 @@ use crate::model::Memory;
 use redb::{ReadableTable, WriteTransaction};
 use std::path::PathBuf;
 
-/// Backlink changes from which a commit writes them on a second thread.
+/// Backlink changes and new ids from which a commit writes them on a second thread.
 const PARALLEL_LINKS: usize = 1_000;
 
 /// An open write transaction. Dropping it without `commit` discards every change.
@@ -27,6 +28,8 @@ pub struct StoreWriter {
     links: PendingLinks,
     /// New memories not yet in `MEMORIES` (see [`BulkWriter::insert_if_new`]).
     appended: Appends,
+    /// Their ids, not yet in `IDS`.
+    new_ids: NewIds,
 }
 
 impl StoreWriter {
@@ -38,6 +41,7 @@ impl StoreWriter {
             pending: PendingIndex::default(),
             links: PendingLinks::default(),
             appended: Appends::default(),
+            new_ids: NewIds::default(),
         }
     }
 
@@ -52,6 +56,9 @@ impl StoreWriter {
 
     /// The document number of a memory id.
     pub fn doc_of(&self, id: &str) -> StoreResult<Option<u32>> {
+        if let Some(doc) = self.new_ids.get(id) {
+            return Ok(Some(doc));
+        }
         let ids = self.txn.open_table(IDS).map_err(|e| self.err(e))?;
         Ok(ids.get(id).map_err(|e| self.err(e))?.map(|v| v.value()))
     }
@@ -100,6 +107,7 @@ impl StoreWriter {
             &mut self.pending,
             &mut self.links,
             &mut self.appended,
+            &mut self.new_ids,
         )
     }
 
@@ -134,15 +142,18 @@ impl StoreWriter {
     }
 
     /// Makes every change durable at once, the index with the memories. Many
-    /// backlinks (an import's) are written on a second thread while the index is.
+    /// backlinks and new ids (an import's) are written on a second thread while the
+    /// index is.
     pub fn commit(mut self) -> StoreResult<()> {
         self.appended
             .write_into(&self.txn, MEMORIES)
             .map_err(|e| self.err(e))?;
         let links = std::mem::take(&mut self.links);
+        let new_ids = std::mem::take(&mut self.new_ids);
         let (txn, pending) = (&self.txn, &mut self.pending);
-        let apart = links.len() >= PARALLEL_LINKS;
-        let (linked, indexed) = both(apart, || links.write(txn), || pending.flush(txn));
+        let apart = links.len() + new_ids.len() >= PARALLEL_LINKS;
+        let write_links = || links.write(txn).and_then(|()| new_ids.write(txn));
+        let (linked, indexed) = both(apart, write_links, || pending.flush(txn));
         indexed.and(linked).map_err(|e| self.err(e))?;
         if let Some(next) = self.next_doc {
             let mut meta = self.txn.open_table(META).map_err(|e| self.err(e))?;

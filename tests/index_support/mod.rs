@@ -308,4 +308,17 @@ pub fn assert_holds(store: &Store, model: &BTreeMap<String, Memory>, context: &s
         .map(|m| (m.id.clone(), m))
         .collect();
     assert_eq!(&stored, model, "{context}: stored memories");
+    // every id names a stored memory: none is left behind by a purge
+    let reader = store.read().expect("read");
+    let ids = reader
+        .txn()
+        .open_table(memlens::store::tables::IDS)
+        .expect("ids table");
+    let listed: Vec<String> = ids
+        .iter()
+        .expect("ids")
+        .map(|row| row.expect("id").0.value().to_string())
+        .collect();
+    let expected: Vec<String> = model.keys().cloned().collect();
+    assert_eq!(listed, expected, "{context}: ids");
 }
