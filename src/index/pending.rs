@@ -203,8 +203,7 @@ fn write_postings(
         *at += 1;
     }
     // terms in key order, so blocks are written front to back
-    let mut order: Vec<u32> = (0..names.len() as u32).collect();
-    order.sort_unstable_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
+    let order = key_order(names);
     let mut table = txn.open_table(POSTINGS)?;
     // each term's edits, the last one of each document kept, in key order
     let mut scratch = Vec::new();
@@ -227,6 +226,32 @@ fn write_postings(
         each_term(&mut |term, edits| Ok(postings::apply(&mut table, term, edits)?))?;
     }
     Ok(())
+}
+
+/// The term numbers ordered by their names: by the first eight bytes first (a radix
+/// sort; terms never contain NUL, so zero-padded prefixes order like the names), then
+/// by the whole names among those that share them.
+fn key_order(names: &[Box<str>]) -> Vec<u32> {
+    let prefix = |name: &str| {
+        let mut head = [0u8; 8];
+        let n = name.len().min(8);
+        head[..n].copy_from_slice(&name.as_bytes()[..n]);
+        u64::from_be_bytes(head)
+    };
+    let mut keyed: Vec<(u64, u32)> = (0..names.len())
+        .map(|t| (prefix(&names[t]), t as u32))
+        .collect();
+    radsort::sort_by_key(&mut keyed, |&(head, _)| head);
+    let mut start = 0;
+    while start < keyed.len() {
+        let end = start + keyed[start..].partition_point(|k| k.0 == keyed[start].0);
+        if end - start > 1 {
+            keyed[start..end]
+                .sort_unstable_by(|a, b| names[a.1 as usize].cmp(&names[b.1 as usize]));
+        }
+        start = end;
+    }
+    keyed.into_iter().map(|(_, t)| t).collect()
 }
 
 /// Writes the facts changes, the totals and the haystack chunks of every document
@@ -287,5 +312,38 @@ impl ChangedText {
                 (doc, t)
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_are_ordered_by_their_whole_names() {
+        let words = [
+            "abcdefghij",
+            "abcdefgh",
+            "abcdefghi",
+            "ab",
+            "b",
+            "abc",
+            "zz",
+            "abcdefghia",
+            "é",
+            "a_b",
+            "42",
+            "abcdefgh_z",
+            "ΣΑΣ",
+            "abcdefgg",
+        ];
+        let names: Vec<Box<str>> = words.iter().map(|&w| w.into()).collect();
+        let got: Vec<&str> = key_order(&names)
+            .into_iter()
+            .map(|t| &*names[t as usize])
+            .collect();
+        let mut want = words.to_vec();
+        want.sort_unstable();
+        assert_eq!(got, want);
     }
 }

@@ -16,10 +16,15 @@ pub const POSTINGS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("postin
 /// bytes, which keeps B-tree lookups cheap).
 pub fn key(term: &str, doc: u32) -> Vec<u8> {
     let mut k = Vec::with_capacity(term.len() + 5);
+    key_into(&mut k, term, doc);
+    k
+}
+
+/// Appends [`key`]`(term, doc)` to `k`.
+fn key_into(k: &mut Vec<u8>, term: &str, doc: u32) {
     k.extend_from_slice(term.as_bytes());
     k.push(0);
     k.extend_from_slice(&doc.to_be_bytes());
-    k
 }
 
 /// The first document of a block, from its key.
@@ -76,14 +81,19 @@ fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
 /// document, frequency), the first relative to `start`.
 pub fn encode(start: u32, postings: &[Posting]) -> Vec<u8> {
     let mut w = Vec::with_capacity(postings.len() * 3 + 2);
-    put_varint(&mut w, u32::try_from(postings.len()).unwrap_or(u32::MAX));
+    encode_into(&mut w, start, postings);
+    w
+}
+
+/// Appends [`encode`]`(start, postings)` to `w`.
+fn encode_into(w: &mut Vec<u8>, start: u32, postings: &[Posting]) {
+    put_varint(w, u32::try_from(postings.len()).unwrap_or(u32::MAX));
     let mut prev = start;
     for &(doc, tf) in postings {
-        put_varint(&mut w, doc.wrapping_sub(prev));
-        put_varint(&mut w, tf);
+        put_varint(w, doc.wrapping_sub(prev));
+        put_varint(w, tf);
         prev = doc;
     }
-    w
 }
 
 /// Appends the postings of a block stored by [`encode`] to `out`; `None` when the
@@ -223,6 +233,9 @@ fn write_new(
 pub(crate) struct Appender<'t> {
     cursor: redb::CursorMut<'t, &'static [u8], &'static [u8]>,
     kept: Vec<Posting>,
+    /// A block's key and value, reused.
+    key: Vec<u8>,
+    value: Vec<u8>,
 }
 
 impl<'t> Appender<'t> {
@@ -231,6 +244,8 @@ impl<'t> Appender<'t> {
         Ok(Appender {
             cursor: table.upper_bound_mut(std::ops::Bound::<&[u8]>::Unbounded)?,
             kept: Vec::new(),
+            key: Vec::new(),
+            value: Vec::new(),
         })
     }
 
@@ -241,8 +256,12 @@ impl<'t> Appender<'t> {
         self.kept.extend(edits.iter().copied().filter(|e| e.1 > 0));
         for block in blocks(&self.kept) {
             let first = block[0].0;
-            let (k, v) = (key(term, first), encode(first, block));
-            self.cursor.insert_before(k.as_slice(), v.as_slice())?;
+            self.key.clear();
+            key_into(&mut self.key, term, first);
+            self.value.clear();
+            encode_into(&mut self.value, first, block);
+            self.cursor
+                .insert_before(self.key.as_slice(), self.value.as_slice())?;
         }
         Ok(())
     }
