@@ -12,9 +12,7 @@
 use super::json_scan::Scan;
 use crate::model::json::DERIVED_FIELDS;
 use crate::model::memory::DEFAULT_RELATIONSHIP_KIND;
-use crate::model::{
-    FEEL_COUNT, FEEL_DIMS, Memory, Relationship, Source, Timestamp, feel_field_index,
-};
+use crate::model::{FEEL_COUNT, FEEL_DIMS, Memory, Relationship, Source, Timestamp};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -62,37 +60,16 @@ enum Key {
     Other,
 }
 
+/// A key read by name: a known field, one the general reader treats specially, or
+/// another.
 fn key_of(k: &str) -> Key {
-    match k {
-        "id" => Key::Id,
-        "title" => Key::Title,
-        "body" => Key::Body,
-        "type" => Key::Type,
-        "scope" => Key::Scope,
-        "module" => Key::Module,
-        "status" => Key::Status,
-        "tags" => Key::Tags,
-        "weight" => Key::Weight,
-        "trust" => Key::Trust,
-        "confidence" => Key::Confidence,
-        "created_at" => Key::CreatedAt,
-        "updated_at" => Key::UpdatedAt,
-        "deleted_at" => Key::DeletedAt,
-        "deleted_reason" => Key::DeletedReason,
-        "last_read_at" => Key::LastReadAt,
-        "read_count" => Key::ReadCount,
-        "rating_sum" => Key::RatingSum,
-        "rating_count" => Key::RatingCount,
-        "relationships" => Key::Relationships,
-        "rem_visits" => Key::RemVisits,
-        "source" => Key::Source,
-        "content" | "trust_score" | "extra" => Key::Special,
-        k if k.starts_with("functional_") || DERIVED_FIELDS.contains(&k) => Key::Special,
-        k => match feel_field_index(k) {
-            Some(i) => Key::Feel(i),
-            None => Key::Other,
-        },
+    if let Some(&(_, key)) = IN_ORDER.iter().find(|(name, _)| *name == k) {
+        return key;
     }
+    let special = matches!(k, "content" | "trust_score" | "extra")
+        || k.starts_with("functional_")
+        || DERIVED_FIELDS.contains(&k);
+    if special { Key::Special } else { Key::Other }
 }
 
 /// The known fields in the order canonical lines write them, so that the key after

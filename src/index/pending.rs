@@ -8,6 +8,7 @@ use super::haystacks::{self, HAYSTACKS, Text};
 use super::postings::{self, POSTINGS, Posting};
 use super::record::RecordView;
 use super::terms::TermIds;
+use super::tokenize::sort_prefix;
 use crate::appends::Appends;
 use crate::commit::{both, last_per_key};
 use crate::search::SESSION_RECAP;
@@ -228,18 +229,11 @@ fn write_postings(
     Ok(())
 }
 
-/// The term numbers ordered by their names: by the first eight bytes first (a radix
-/// sort; terms never contain NUL, so zero-padded prefixes order like the names), then
-/// by the whole names among those that share them.
+/// The term numbers ordered by their names: by [`sort_prefix`] first (a radix sort),
+/// then by the whole names among those that share it.
 fn key_order(names: &[Box<str>]) -> Vec<u32> {
-    let prefix = |name: &str| {
-        let mut head = [0u8; 8];
-        let n = name.len().min(8);
-        head[..n].copy_from_slice(&name.as_bytes()[..n]);
-        u64::from_be_bytes(head)
-    };
     let mut keyed: Vec<(u64, u32)> = (0..names.len())
-        .map(|t| (prefix(&names[t]), t as u32))
+        .map(|t| (sort_prefix(names[t].as_bytes()), t as u32))
         .collect();
     radsort::sort_by_key(&mut keyed, |&(head, _)| head);
     let mut start = 0;

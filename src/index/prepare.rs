@@ -4,7 +4,9 @@
 //! the general form would cost more than the rest of the write).
 
 use super::record::RECORD_VERSION;
-use super::tokenize::{HEADLINE_CHARS, for_each_ascii_run, for_each_field, for_each_token};
+use super::tokenize::{
+    HEADLINE_CHARS, for_each_ascii_run, for_each_field, for_each_token, sort_prefix,
+};
 use crate::codec::{
     code_of, len_u32, put_feel, put_i64, put_list_of, put_opt_f64, put_opt_str, put_opt_u32,
     put_str, put_term, put_u32,
@@ -93,21 +95,9 @@ fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) {
     s.text.clear();
     s.spans.clear();
     let Scratch { text, spans } = s;
-    // a token's span in `text`, keyed by its first 8 bytes (zero-padded)
+    // a token's span in `text`, keyed by its first 8 bytes
     let span = |text: &[u8], start: usize, end: usize| {
-        let n = (end - start).min(8);
-        let head = match text.get(start..start + 8) {
-            // eight bytes at once, those past the token masked off
-            Some(eight) => {
-                let word = u64::from_be_bytes(eight.try_into().unwrap_or_default());
-                word & u64::MAX.checked_shl(8 * (8 - n) as u32).unwrap_or(0)
-            }
-            None => text[start..start + n]
-                .iter()
-                .enumerate()
-                .fold(0, |acc, (i, &b)| acc | u64::from(b) << (56 - 8 * i)),
-        };
-        (head, len_u32(start), len_u32(end))
+        (sort_prefix(&text[start..end]), len_u32(start), len_u32(end))
     };
     for_each_field(m, |field| {
         let base = text.len();

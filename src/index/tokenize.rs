@@ -95,6 +95,19 @@ pub(crate) fn for_each_ascii_run(bytes: &[u8], mut f: impl FnMut(&[u8])) {
     }
 }
 
+/// The first eight bytes of a term, zero-padded, as a big-endian number: terms never
+/// contain NUL, so these order like the terms themselves (a sort key that needs the
+/// whole terms only where it ties).
+pub(crate) fn sort_prefix(term: &[u8]) -> u64 {
+    match term.first_chunk::<8>() {
+        Some(eight) => u64::from_be_bytes(*eight),
+        None => term
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (i, &b)| acc | u64::from(b) << (56 - 8 * i)),
+    }
+}
+
 /// The BM25 tokens of `text`, in order.
 pub fn tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();

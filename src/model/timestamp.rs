@@ -65,9 +65,10 @@ fn parse_utc(text: &str) -> Option<Timestamp> {
     if !(1678..=2261).contains(&year) || hour > 23 || minute > 59 || second > 59 {
         return None;
     }
-    if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
-        return None;
-    }
+    let month = time::Month::try_from(u8::try_from(month).ok()?).ok()?;
+    let date =
+        time::Date::from_calendar_date(i32::try_from(year).ok()?, month, u8::try_from(day).ok()?)
+            .ok()?;
     let fraction = &b[19..b.len() - 1];
     let nanos = match fraction {
         [] => 0,
@@ -77,7 +78,8 @@ fn parse_utc(text: &str) -> Option<Timestamp> {
         }
         _ => return None,
     };
-    let days = days_from_civil(i64::from(year), month, day);
+    // the Julian day of 1970-01-01 is 2,440,588
+    let days = i64::from(date.to_julian_day()) - 2_440_588;
     let seconds = days * 86_400 + i64::from(hour * 3600 + minute * 60 + second);
     Some(Timestamp(seconds * 1_000_000_000 + i64::from(nanos)))
 }
@@ -93,28 +95,6 @@ fn decimal(digits: &[u8]) -> Option<u32> {
         value = value * 10 + u32::from(c - b'0');
     }
     Some(value)
-}
-
-fn days_in_month(year: u32, month: u32) -> u32 {
-    match month {
-        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
-            29
-        }
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month_from_march = i64::from((month + 9) % 12);
-    let day_of_year = (153 * month_from_march + 2) / 5 + i64::from(day) - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
 }
 
 impl fmt::Display for Timestamp {

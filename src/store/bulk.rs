@@ -240,20 +240,17 @@ impl<'w> BulkWriter<'w> {
     }
 
     /// Inserts the memory if its id is not stored yet and returns `Ok(doc)`; when it
-    /// is, changes nothing and returns `Err(doc)` of the stored one. One id lookup
-    /// instead of two for the common case of a new memory.
+    /// is, changes nothing and returns `Err(doc)` of the stored one. A new memory's
+    /// rows wait to be appended at the tables' ends, and its id to be written at the
+    /// commit.
     pub fn insert_if_new(&mut self, prepared: &Prepared) -> StoreResult<Result<u32, u32>> {
         let memory = &prepared.memory;
         prepared.checked()?;
-        let doc = self.next_doc();
-        let after = doc
-            .checked_add(1)
-            .ok_or_else(|| self.err("document numbers exhausted"))?;
         if let Some(previous) = self.doc_of(&memory.id)? {
             return Ok(Err(previous));
         }
+        let doc = self.allocate_doc()?;
         self.new_ids.insert(&memory.id, doc);
-        *self.next_doc = Some(after);
         // a number never handed out before: the row goes at the end of each table
         self.link_and_encode(memory);
         self.appended.push(doc, &self.buffer);
