@@ -383,6 +383,89 @@ fn an_export_keeps_a_symlink_a_link_and_a_named_pipe_a_pipe() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+/// The environment of a running process, as `NAME=value` entries.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn environment(pid: u32) -> Vec<String> {
+    std::fs::read(format!("/proc/{pid}/environ"))
+        .map(|bytes| {
+            bytes
+                .split(|&b| b == 0)
+                .map(|e| String::from_utf8_lossy(e).into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Imports `memories` through a named pipe; while the import waits for the pipe, takes
+/// the `GLIBC_TUNABLES` entries of its environment once one appears (or after 10 s).
+/// Returns them with the export of the store.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn import_through_a_pipe(
+    home: &Path,
+    memories: &[memlens::model::Memory],
+    tunables: Option<&str>,
+) -> (Vec<String>, String) {
+    use std::io::Write;
+    let pipe = home.join("input.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let db = home.join("p.redb");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memlens"));
+    cmd.args(["--db", s(&db), "import", "--format", "jsonl", s(&pipe)])
+        .env_remove("GLIBC_TUNABLES")
+        .stdout(std::process::Stdio::null());
+    if let Some(t) = tunables {
+        cmd.env("GLIBC_TUNABLES", t);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let start = std::time::Instant::now();
+    let seen = loop {
+        let seen: Vec<String> = environment(child.id())
+            .into_iter()
+            .filter(|e| e.starts_with("GLIBC_TUNABLES="))
+            .collect();
+        if !seen.is_empty() || start.elapsed() > std::time::Duration::from_secs(10) {
+            break seen;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let mut input = std::fs::OpenOptions::new().write(true).open(&pipe).unwrap();
+    input
+        .write_all(generate::jsonl(memories).as_bytes())
+        .unwrap();
+    drop(input);
+    assert!(child.wait().unwrap().success());
+    (seen, export(home, &db))
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn an_import_runs_with_huge_pages_unless_glibc_tunables_are_set() {
+    let memories = generate::memories(5, 40);
+    let file_home = tempfile::tempdir().unwrap();
+    let (db, _) = imported_store(file_home.path(), &memories);
+    let expected = export(file_home.path(), &db);
+
+    let home = tempfile::tempdir().unwrap();
+    let (seen, exported) = import_through_a_pipe(home.path(), &memories, None);
+    let wanted = format!(
+        "GLIBC_TUNABLES={}",
+        memlens::commands::huge_pages::HUGE_PAGES_TUNABLE
+    );
+    assert_eq!(seen, vec![wanted]);
+    assert_eq!(exported, expected);
+
+    // tunables the user chose are left as they are
+    let home = tempfile::tempdir().unwrap();
+    let mine = "glibc.malloc.arena_max=2";
+    let (seen, exported) = import_through_a_pipe(home.path(), &memories, Some(mine));
+    assert_eq!(seen, vec![format!("GLIBC_TUNABLES={mine}")]);
+    assert_eq!(exported, expected);
+}
+
 fn walk(dir: &Path) -> usize {
     std::fs::read_dir(dir)
         .unwrap()

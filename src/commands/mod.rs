@@ -5,6 +5,7 @@ pub mod browse;
 pub mod demo;
 pub mod export;
 pub mod get;
+pub mod huge_pages;
 pub mod import;
 pub mod stats;
 
