@@ -3,6 +3,9 @@
 //! filters), its BM25 length and its created_at, as fixed-size rows packed in chunks
 //! of consecutive documents, so a whole store's facts read in a few large values.
 
+use super::RecordView;
+use crate::model::Memory;
+use crate::search::SESSION_RECAP;
 use crate::store::tables::META;
 use redb::{ReadableTable, StorageError, Table, TableDefinition, WriteTransaction};
 
@@ -32,6 +35,26 @@ pub struct Fact {
 }
 
 impl Fact {
+    /// The facts of a stored search record.
+    pub fn of_record(r: &RecordView<'_>) -> Fact {
+        Fact {
+            deleted: r.deleted,
+            session_recap: r.memory_type == SESSION_RECAP,
+            length: r.length,
+            created_at: r.created_at,
+        }
+    }
+
+    /// The facts of a memory whose BM25 length is `length`.
+    pub fn of_memory(m: &Memory, length: u32) -> Fact {
+        Fact {
+            deleted: m.deleted_at.is_some(),
+            session_recap: m.memory_type == SESSION_RECAP,
+            length,
+            created_at: m.created_at.0,
+        }
+    }
+
     fn row(fact: Option<&Fact>) -> [u8; ROW] {
         let mut row = [0u8; ROW];
         if let Some(f) = fact {

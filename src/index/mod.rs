@@ -60,29 +60,46 @@ pub fn record_bytes(m: &Memory) -> Vec<u8> {
 /// What the index stores of one memory, computed together so that a reader thread
 /// can prepare it before the write: its search record and its literal and fuzzy
 /// haystacks, back to back in one buffer.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct IndexEntry {
     bytes: Vec<u8>,
+    /// Where the record's terms start, and the document's length.
+    terms: prepare::TermSection,
     /// Where the record ends and the literal haystack starts.
     record_end: usize,
     /// Where the literal haystack ends and the fuzzy one starts.
     literal_end: usize,
+    /// The memory's facts row.
+    fact: facts::Fact,
 }
 
 impl IndexEntry {
     /// The index entry of a memory.
     pub fn of(m: &Memory) -> IndexEntry {
         let mut bytes = Vec::with_capacity(m.body.len() * 3 + 512);
-        prepare::encode_record(m, &mut bytes);
+        let terms = prepare::encode_record(m, &mut bytes);
         let record_end = bytes.len();
         prepare::literal_into(m, &mut bytes);
         let literal_end = bytes.len();
         prepare::fuzzy_into(m, &mut bytes);
         IndexEntry {
             bytes,
+            terms,
             record_end,
             literal_end,
+            fact: facts::Fact::of_memory(m, terms.length),
         }
+    }
+
+    /// The record's term section: its distinct terms with their frequencies, sorted
+    /// (read it with [`record::section_terms`]).
+    pub fn term_section(&self) -> &[u8] {
+        &self.bytes[self.terms.at..self.record_end]
+    }
+
+    /// The memory's facts row.
+    pub fn fact(&self) -> facts::Fact {
+        self.fact
     }
 
     /// The search record's stored bytes.
@@ -171,7 +188,7 @@ impl<'w> IndexWriter<'w> {
         if self.pending.records.is_full() {
             self.write_appended()?;
         }
-        self.note(doc, None, None, Some(entry.record()), Some(entry.text()));
+        self.pending.add_new(doc, entry);
         Ok(())
     }
 

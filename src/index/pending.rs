@@ -2,16 +2,16 @@
 //! a transaction that stores many memories (an import) touches each term's blocks and
 //! each facts chunk once, not once per memory.
 
+use super::IndexEntry;
 use super::SEARCH_DOCS;
 use super::facts::{self, FACTS, Fact, TotalsChange};
 use super::haystacks::{self, HAYSTACKS, Text};
 use super::postings::{self, POSTINGS, Posting};
-use super::record::RecordView;
+use super::record::{RecordView, section_terms};
 use super::terms::TermIds;
 use super::tokenize::sort_prefix;
 use crate::appends::Appends;
 use crate::commit::{both, last_per_key};
-use crate::search::SESSION_RECAP;
 use redb::{ReadableTableMetadata, WriteTransaction};
 
 /// The postings and facts changes of one write transaction, not yet written.
@@ -44,16 +44,6 @@ fn terms<'a>(record: &RecordView<'a>) -> impl Iterator<Item = (&'a str, u32)> + 
         .filter_map(|(t, tf)| std::str::from_utf8(t).ok().map(|t| (t, tf)))
 }
 
-/// The facts row of a stored record.
-fn fact_of(r: &RecordView<'_>) -> Fact {
-    Fact {
-        deleted: r.deleted,
-        session_recap: r.memory_type == SESSION_RECAP,
-        length: r.length,
-        created_at: r.created_at,
-    }
-}
-
 impl PendingIndex {
     /// True when nothing is waiting to be written.
     pub fn is_empty(&self) -> bool {
@@ -70,6 +60,38 @@ impl PendingIndex {
             self.names.push(String::from_utf8_lossy(term).into());
         }
         self.log.push((id, doc, tf));
+    }
+
+    /// Records a document new to the store from its freshly built [`IndexEntry`]:
+    /// its terms are read once, straight from the entry's term section (no stored
+    /// record to parse and check), each term's slot asked for a few terms ahead of
+    /// its lookup.
+    pub fn add_new(&mut self, doc: u32, entry: &IndexEntry) {
+        let mut ahead = section_terms(entry.term_section());
+        let mut window = [(&[][..], 0u32); PREFETCH_AHEAD];
+        let mut filled = 0;
+        for (slot, term) in window.iter_mut().zip(ahead.by_ref()) {
+            self.ids.prefetch(term.0);
+            *slot = term;
+            filled += 1;
+        }
+        let mut at = 0;
+        while filled > 0 {
+            let (term, tf) = window[at];
+            match ahead.next() {
+                Some(next) => {
+                    self.ids.prefetch(next.0);
+                    window[at] = next;
+                }
+                None => filled -= 1,
+            }
+            at = (at + 1) % PREFETCH_AHEAD;
+            self.edit(term, doc, tf);
+        }
+        let fact = entry.fact();
+        self.totals.count(&fact, 1);
+        self.facts.push((doc, Some(fact)));
+        self.text.push(doc, Some(entry.text()));
     }
 
     /// Records that `doc` changed from the record `old` to `new` (`None` = absent).
@@ -96,7 +118,7 @@ impl PendingIndex {
                 }
                 self.edit(term, doc, tf);
             }
-            let fact = fact_of(new);
+            let fact = Fact::of_record(new);
             self.totals.count(&fact, 1);
             self.facts.push((doc, Some(fact)));
             if text.is_some() {
@@ -135,8 +157,8 @@ impl PendingIndex {
             (Some(_), Some(text)) => self.text.push(doc, Some(text)),
             (Some(_), None) => {}
         }
-        let fact = new.map(fact_of);
-        let old_fact = old.map(fact_of);
+        let fact = new.map(Fact::of_record);
+        let old_fact = old.map(Fact::of_record);
         if let Some(f) = &old_fact {
             self.totals.count(f, -1);
         }

@@ -27,8 +27,18 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Appends the encoded search record of `m` to `w`.
-pub fn encode_record(m: &Memory, w: &mut Vec<u8>) {
+/// Where a record's term section starts in the buffer it was written to, and the
+/// document's length (its number of BM25 tokens).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TermSection {
+    /// Offset of the first term.
+    pub at: usize,
+    /// Number of BM25 tokens (dl).
+    pub length: u32,
+}
+
+/// Appends the encoded search record of `m` to `w`; returns where its terms are.
+pub fn encode_record(m: &Memory, w: &mut Vec<u8>) -> TermSection {
     w.push(RECORD_VERSION);
     put_str(w, &m.id);
     put_str(w, &m.memory_type);
@@ -48,7 +58,7 @@ pub fn encode_record(m: &Memory, w: &mut Vec<u8>) {
     put_opt_u32(w, m.rem_visits);
     put_feel(w, &m.feel);
     put_list_of(w, m.relationships.iter().map(|r| r.target.as_str()));
-    SCRATCH.with(|s| terms_into(m, &mut s.borrow_mut(), w));
+    SCRATCH.with(|s| terms_into(m, &mut s.borrow_mut(), w))
 }
 
 /// `tokenize::literal_haystack`, appended.
@@ -90,8 +100,8 @@ pub fn fuzzy_into(m: &Memory, w: &mut Vec<u8>) {
 }
 
 /// The document length, the term count and the sorted distinct terms with their
-/// frequencies, as `SearchRecord::encode` writes them.
-fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) {
+/// frequencies, as `SearchRecord::encode` writes them; returns where the terms start.
+fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) -> TermSection {
     s.text.clear();
     s.spans.clear();
     let Scratch { text, spans } = s;
@@ -119,12 +129,14 @@ fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) {
             });
         }
     });
-    put_u32(w, len_u32(spans.len()));
+    let length = len_u32(spans.len());
+    put_u32(w, length);
     // Tokens never contain NUL, so zero-padded prefixes order like the strings.
     let bytes = |&(_, a, b): &(u64, u32, u32)| &text[a as usize..b as usize];
     spans.sort_unstable_by(|x, y| x.0.cmp(&y.0).then_with(|| bytes(x).cmp(bytes(y))));
     let count_at = w.len();
     put_u32(w, 0);
+    let at = w.len();
     let mut count = 0u32;
     let mut i = 0;
     while i < spans.len() {
@@ -138,6 +150,7 @@ fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) {
         i = j;
     }
     w[count_at..count_at + 4].copy_from_slice(&count.to_le_bytes());
+    TermSection { at, length }
 }
 
 #[cfg(test)]
@@ -154,6 +167,10 @@ mod tests {
         encode_record(m, &mut w);
         let entry = crate::index::IndexEntry::of(m);
         assert_eq!(entry.record(), w.as_slice());
+        let view = crate::index::RecordView::parse(&w).expect("a readable record");
+        assert_eq!(entry.term_section(), view.term_section(), "{}", m.id);
+        let fact = crate::index::facts::Fact::of_record(&view);
+        assert_eq!(entry.fact(), fact, "{}", m.id);
         let text = entry.text();
         assert_eq!(text.literal, literal_haystack(m).as_bytes(), "{}", m.id);
         assert_eq!(text.fuzzy, fuzzy_haystack(m), "{}", m.id);
