@@ -131,21 +131,32 @@ fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) -> TermSection {
     });
     let length = len_u32(spans.len());
     put_u32(w, length);
-    // Tokens never contain NUL, so zero-padded prefixes order like the strings.
+    // Tokens never contain NUL, so zero-padded prefixes order like the strings, and
+    // two tokens of at most eight bytes with the same prefix are the same token: only
+    // longer ones sharing a prefix are compared byte by byte.
     let bytes = |&(_, a, b): &(u64, u32, u32)| &text[a as usize..b as usize];
-    spans.sort_unstable_by(|x, y| x.0.cmp(&y.0).then_with(|| bytes(x).cmp(bytes(y))));
+    let short = |&(_, a, b): &(u64, u32, u32)| b - a <= 8;
+    let order = |x: &(u64, u32, u32), y: &(u64, u32, u32)| {
+        x.0.cmp(&y.0).then_with(|| {
+            if short(x) && short(y) {
+                std::cmp::Ordering::Equal
+            } else {
+                bytes(x).cmp(bytes(y))
+            }
+        })
+    };
+    spans.sort_unstable_by(order);
     let count_at = w.len();
     put_u32(w, 0);
     let at = w.len();
     let mut count = 0u32;
     let mut i = 0;
     while i < spans.len() {
-        let term = bytes(&spans[i]);
         let mut j = i + 1;
-        while j < spans.len() && bytes(&spans[j]) == term {
+        while j < spans.len() && order(&spans[i], &spans[j]).is_eq() {
             j += 1;
         }
-        put_term(w, term, len_u32(j - i));
+        put_term(w, bytes(&spans[i]), len_u32(j - i));
         count += 1;
         i = j;
     }
