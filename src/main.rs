@@ -61,7 +61,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             browse(&path, cli.no_mouse, &mut out)
         }
         Some(Command::Import(args)) => {
-            commands::huge_pages::reexec_with_huge_pages();
+            commands::malloc_tuning::reexec_with_import_tunables();
             commands::import::run(&paths::store_path(db)?, &args, &mut out, &mut err)
                 .map_err(Failure::from)
         }

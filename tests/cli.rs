@@ -383,28 +383,28 @@ fn an_export_keeps_a_symlink_a_link_and_a_named_pipe_a_pipe() {
     assert!(left.is_empty(), "{left:?}");
 }
 
-/// The environment of a running process, as `NAME=value` entries.
+/// The entries of a running process's environment that name glibc tunables, one per
+/// line. (glibc may cut `GLIBC_TUNABLES` into pieces in place as it reads it, so a
+/// tunable is looked for as text, not as a whole entry.)
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn environment(pid: u32) -> Vec<String> {
-    std::fs::read(format!("/proc/{pid}/environ"))
-        .map(|bytes| {
-            bytes
-                .split(|&b| b == 0)
-                .map(|e| String::from_utf8_lossy(e).into_owned())
-                .collect()
-        })
-        .unwrap_or_default()
+fn environment(pid: u32) -> String {
+    let bytes = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+    String::from_utf8_lossy(&bytes)
+        .split('\0')
+        .filter(|e| e.starts_with("GLIBC_TUNABLES=") || e.starts_with("glibc."))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Imports `memories` through a named pipe; while the import waits for the pipe, takes
-/// the `GLIBC_TUNABLES` entries of its environment once one appears (or after 10 s).
-/// Returns them with the export of the store.
+/// its environment once it holds `GLIBC_TUNABLES` (or after 10 s). Returns it with
+/// the export of the store.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn import_through_a_pipe(
     home: &Path,
     memories: &[memlens::model::Memory],
     tunables: Option<&str>,
-) -> (Vec<String>, String) {
+) -> (String, String) {
     use std::io::Write;
     let pipe = home.join("input.jsonl");
     let made = std::process::Command::new("mkfifo")
@@ -423,11 +423,8 @@ fn import_through_a_pipe(
     let mut child = cmd.spawn().unwrap();
     let start = std::time::Instant::now();
     let seen = loop {
-        let seen: Vec<String> = environment(child.id())
-            .into_iter()
-            .filter(|e| e.starts_with("GLIBC_TUNABLES="))
-            .collect();
-        if !seen.is_empty() || start.elapsed() > std::time::Duration::from_secs(10) {
+        let seen = environment(child.id());
+        if seen.contains("GLIBC_TUNABLES=") || start.elapsed().as_secs() >= 10 {
             break seen;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -443,7 +440,7 @@ fn import_through_a_pipe(
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
-fn an_import_runs_with_huge_pages_unless_glibc_tunables_are_set() {
+fn an_import_runs_with_its_malloc_tunables_unless_glibc_tunables_are_set() {
     let memories = generate::memories(5, 40);
     let file_home = tempfile::tempdir().unwrap();
     let (db, _) = imported_store(file_home.path(), &memories);
@@ -451,18 +448,21 @@ fn an_import_runs_with_huge_pages_unless_glibc_tunables_are_set() {
 
     let home = tempfile::tempdir().unwrap();
     let (seen, exported) = import_through_a_pipe(home.path(), &memories, None);
-    let wanted = format!(
-        "GLIBC_TUNABLES={}",
-        memlens::commands::huge_pages::HUGE_PAGES_TUNABLE
-    );
-    assert_eq!(seen, vec![wanted]);
+    let ours = memlens::commands::malloc_tuning::IMPORT_TUNABLES;
+    assert!(seen.contains("GLIBC_TUNABLES=glibc.malloc."), "{seen}");
+    for tunable in ours.split(':') {
+        assert!(seen.contains(tunable), "{tunable} not in {seen}");
+    }
     assert_eq!(exported, expected);
 
     // tunables the user chose are left as they are
     let home = tempfile::tempdir().unwrap();
     let mine = "glibc.malloc.arena_max=2";
     let (seen, exported) = import_through_a_pipe(home.path(), &memories, Some(mine));
-    assert_eq!(seen, vec![format!("GLIBC_TUNABLES={mine}")]);
+    assert!(seen.contains(&format!("GLIBC_TUNABLES={mine}")), "{seen}");
+    for tunable in ours.split(':') {
+        assert!(!seen.contains(tunable), "{tunable} in {seen}");
+    }
     assert_eq!(exported, expected);
 }
 

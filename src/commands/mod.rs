@@ -5,8 +5,8 @@ pub mod browse;
 pub mod demo;
 pub mod export;
 pub mod get;
-pub mod huge_pages;
 pub mod import;
+pub mod malloc_tuning;
 pub mod stats;
 
 use crate::exchange::ExchangeError;
