@@ -132,33 +132,33 @@ fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) -> TermSection {
     let length = len_u32(spans.len());
     put_u32(w, length);
     // Tokens never contain NUL, so zero-padded prefixes order like the strings, and
-    // two tokens of at most eight bytes with the same prefix are the same token: only
-    // longer ones sharing a prefix are compared byte by byte.
+    // two tokens of at most eight bytes with the same prefix are the same token: the
+    // spans are sorted by prefix alone, and only a run of one prefix that holds a
+    // longer token is ordered by the whole bytes.
+    spans.sort_unstable_by_key(|s| s.0);
     let bytes = |&(_, a, b): &(u64, u32, u32)| &text[a as usize..b as usize];
-    let short = |&(_, a, b): &(u64, u32, u32)| b - a <= 8;
-    let order = |x: &(u64, u32, u32), y: &(u64, u32, u32)| {
-        x.0.cmp(&y.0).then_with(|| {
-            if short(x) && short(y) {
-                std::cmp::Ordering::Equal
-            } else {
-                bytes(x).cmp(bytes(y))
-            }
-        })
-    };
-    spans.sort_unstable_by(order);
     let count_at = w.len();
     put_u32(w, 0);
     let at = w.len();
     let mut count = 0u32;
     let mut i = 0;
     while i < spans.len() {
-        let mut j = i + 1;
-        while j < spans.len() && order(&spans[i], &spans[j]).is_eq() {
-            j += 1;
+        let mut end = i + 1;
+        while end < spans.len() && spans[end].0 == spans[i].0 {
+            end += 1;
         }
-        put_term(w, bytes(&spans[i]), len_u32(j - i));
-        count += 1;
-        i = j;
+        let run = &mut spans[i..end];
+        if run.iter().all(|&(_, a, b)| b - a <= 8) {
+            put_term(w, bytes(&run[0]), len_u32(run.len()));
+            count += 1;
+        } else {
+            run.sort_unstable_by(|x, y| bytes(x).cmp(bytes(y)));
+            for group in run.chunk_by(|x, y| bytes(x) == bytes(y)) {
+                put_term(w, bytes(&group[0]), len_u32(group.len()));
+                count += 1;
+            }
+        }
+        i = end;
     }
     w[count_at..count_at + 4].copy_from_slice(&count.to_le_bytes());
     TermSection { at, length }
