@@ -7,7 +7,7 @@
 //! (`id: duplicate of FILE:LINE`); an id already in the store follows `OnConflict`.
 
 use super::error::{ExchangeError, ImportError, Problems};
-use super::pipeline::{ChannelSink, Event};
+use super::pipeline::{Backlog, ChannelSink, Event};
 use super::{
     Format, OnConflict, RecordSink, detect, hivelore, jsonl, lines, mcp_memory, openmemory,
 };
@@ -98,9 +98,11 @@ pub fn import_into(
     let (to_writer, from_reader) = std::sync::mpsc::sync_channel::<Vec<Event>>(8);
     let (to_reader, spent) = std::sync::mpsc::channel::<Vec<Event>>();
     let now = options.now;
+    let backlog = Backlog::default();
     let names = std::thread::scope(|scope| {
+        let reader_backlog = backlog.clone();
         let reader = scope.spawn(move || {
-            let mut channel = ChannelSink::new(to_writer, spent);
+            let mut channel = ChannelSink::new(to_writer, spent, reader_backlog);
             let mut names = Vec::new();
             let mut outcome = Ok(());
             for source in sources {
@@ -119,6 +121,7 @@ pub fn import_into(
             for event in &batch {
                 sink.apply(event);
             }
+            backlog.stored_one();
             // Freed on the reader's thread; a reader gone already leaves it to us.
             let _ = to_reader.send(batch);
             if sink.failure.is_some() {

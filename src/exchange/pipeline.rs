@@ -6,10 +6,36 @@
 use super::RecordSink;
 use crate::model::Memory;
 use crate::store::Prepared;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
 
 /// Records per batch sent between the threads.
 const BATCH: usize = 256;
+
+/// Batches the writer may have waiting before the reader leaves index entries to it:
+/// with this few it is about to wait for the reader, which is then the slower thread.
+const WRITER_STARVING: usize = 1;
+
+/// The batches a reader has sent that the writer has not finished: the reader raises
+/// it before sending one, the writer lowers it once the batch is stored.
+#[derive(Debug, Clone, Default)]
+pub struct Backlog(Arc<AtomicUsize>);
+
+impl Backlog {
+    /// The writer finished a batch.
+    pub fn stored_one(&self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    fn sending_one(&self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn writer_starving(&self) -> bool {
+        self.0.load(Ordering::Relaxed) <= WRITER_STARVING
+    }
+}
 
 /// One thing a reader reported, in order.
 pub enum Event {
@@ -25,21 +51,30 @@ pub enum Event {
 
 /// The reader thread's sink: batches events and sends them to the writer, which sends
 /// each batch back once stored, so that freeing the memories (and reusing the batch)
-/// is the reader's work, not the busier writer's.
+/// is the reader's work, not the busier writer's. Each memory goes with its index
+/// entry, unless the writer is about to wait for work: then the writer computes it,
+/// so that the two threads share the work whichever is the slower.
 pub struct ChannelSink {
     batch: Vec<Event>,
     to_writer: Option<SyncSender<Vec<Event>>>,
     spent: Receiver<Vec<Event>>,
+    backlog: Backlog,
     closed: bool,
 }
 
 impl ChannelSink {
-    /// A sink sending to `to_writer` and taking stored batches back from `spent`.
-    pub fn new(to_writer: SyncSender<Vec<Event>>, spent: Receiver<Vec<Event>>) -> ChannelSink {
+    /// A sink sending to `to_writer` and taking stored batches back from `spent`; the
+    /// writer lowers `backlog` as it stores each batch.
+    pub fn new(
+        to_writer: SyncSender<Vec<Event>>,
+        spent: Receiver<Vec<Event>>,
+        backlog: Backlog,
+    ) -> ChannelSink {
         ChannelSink {
             batch: Vec::with_capacity(BATCH),
             to_writer: Some(to_writer),
             spent,
+            backlog,
             closed: false,
         }
     }
@@ -83,6 +118,7 @@ impl ChannelSink {
         }
         let next = self.next_batch();
         let batch = std::mem::replace(&mut self.batch, next);
+        self.backlog.sending_one();
         let sent = self.to_writer.as_ref().map(|to| to.send(batch));
         if !matches!(sent, Some(Ok(()))) {
             self.closed = true;
@@ -99,7 +135,12 @@ impl RecordSink for ChannelSink {
         if self.closed {
             return;
         }
-        self.push(Event::Memory(line, Box::new(Prepared::new(memory))));
+        let prepared = if self.backlog.writer_starving() {
+            Prepared::without_entry(memory)
+        } else {
+            Prepared::new(memory)
+        };
+        self.push(Event::Memory(line, Box::new(prepared)));
     }
     fn problem(&mut self, line: usize, field: &str, reason: String) {
         self.push(Event::Problem(line, field.to_string(), reason));

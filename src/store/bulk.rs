@@ -31,13 +31,15 @@ pub struct BulkWriter<'w> {
     buffer: Vec<u8>,
 }
 
-/// A memory with its index entry computed and the check that the store can take it
-/// made (on any thread: an import does both on its reader thread, leaving the writer
-/// only the writes). (Encoding it is left to the writer, which reuses one buffer.)
+/// A memory with the check that the store can take it made, and usually its index
+/// entry computed (on any thread: an import does both on its reader thread, leaving the
+/// writer only the writes, unless the writer is waiting for work). (Encoding it is left
+/// to the writer, which reuses one buffer.)
 #[derive(Debug)]
 pub struct Prepared {
     memory: Memory,
-    entry: IndexEntry,
+    /// `None`: left to the writer.
+    entry: Option<IndexEntry>,
     /// Why the store cannot take the memory, if it cannot.
     refusal: Option<String>,
 }
@@ -45,12 +47,29 @@ pub struct Prepared {
 impl Prepared {
     /// Checks `memory` and computes its index entry.
     pub fn new(memory: Memory) -> Prepared {
+        let entry = Some(IndexEntry::of(&memory));
+        Prepared {
+            entry,
+            ..Prepared::without_entry(memory)
+        }
+    }
+
+    /// Checks `memory` and leaves its index entry to the writer: what a reader thread
+    /// hands over when the writer would otherwise wait for it.
+    pub fn without_entry(memory: Memory) -> Prepared {
         let refusal = refusal(&memory);
-        let entry = IndexEntry::of(&memory);
         Prepared {
             memory,
-            entry,
+            entry: None,
             refusal,
+        }
+    }
+
+    /// The index entry: the one computed ahead, or one computed now into `built`.
+    fn entry<'a>(&'a self, built: &'a mut Option<IndexEntry>) -> &'a IndexEntry {
+        match &self.entry {
+            Some(entry) => entry,
+            None => built.insert(IndexEntry::of(&self.memory)),
         }
     }
 
@@ -182,7 +201,8 @@ impl<'w> BulkWriter<'w> {
     /// [`put`](Self::put) with the index entry already computed.
     pub fn put_prepared(&mut self, prepared: &Prepared) -> StoreResult<PutOutcome> {
         prepared.checked()?;
-        self.put_parts(&prepared.memory, &prepared.entry)
+        let mut built = None;
+        self.put_parts(&prepared.memory, prepared.entry(&mut built))
     }
 
     /// Writes the new memories waiting to be appended (before any other change to
@@ -257,8 +277,9 @@ impl<'w> BulkWriter<'w> {
         if self.appended.is_full() {
             self.write_appended()?;
         }
+        let mut built = None;
         self.index
-            .append_entry(doc, &prepared.entry)
+            .append_entry(doc, prepared.entry(&mut built))
             .map_err(|e| storage_error(self.path, e))?;
         Ok(Ok(doc))
     }
