@@ -9,7 +9,7 @@ use memlens::exchange::RecordSink;
 use memlens::exchange::fast_json::parse_canonical;
 use memlens::exchange::hivelore::{read::parse_memory, write::render};
 use memlens::exchange::json_line::write_json_line;
-use memlens::model::{FEEL_DIMS, Memory, Relationship, Scope, Source, Status, Timestamp};
+use memlens::model::{Checked, FEEL_DIMS, Memory, Relationship, Scope, Source, Status, Timestamp};
 use memlens::store::tables::{decode, encode};
 use proptest::collection::{btree_map, vec};
 use proptest::option;
@@ -150,7 +150,7 @@ proptest! {
     fn the_fast_reader_reads_canonical_lines_as_the_general_one(m in memory(), now in timestamp()) {
         prop_assume!(m.validate().is_empty());
         let line = m.to_json_line();
-        let fast = parse_canonical(&line, now);
+        let fast = parse_canonical(&line, now).map(Checked::into_memory);
         prop_assert_eq!(fast.as_ref(), Some(&m));
     }
 
@@ -178,7 +178,7 @@ proptest! {
     ) {
         let obj: serde_json::Map<String, Value> = fields.into_iter().collect();
         let line = Value::Object(obj.clone()).to_string();
-        if let Some(fast) = parse_canonical(&line, now) {
+        if let Some(fast) = parse_canonical(&line, now).map(Checked::into_memory) {
             let (general, warnings) = Memory::from_json(&obj, now).expect("the general reader accepts it too");
             prop_assert!(warnings.is_empty());
             prop_assert_eq!(fast, general);

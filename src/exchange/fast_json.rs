@@ -12,21 +12,20 @@
 use super::json_scan::Scan;
 use crate::model::json::DERIVED_FIELDS;
 use crate::model::memory::DEFAULT_RELATIONSHIP_KIND;
-use crate::model::{FEEL_COUNT, FEEL_DIMS, Memory, Relationship, Source, Timestamp};
+use crate::model::{Checked, FEEL_COUNT, FEEL_DIMS, Memory, Relationship, Source, Timestamp};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-/// The memory a canonical line holds, normalised and validated, or `None` when the
+/// The memory a canonical line holds, normalised and checked, or `None` when the
 /// general reader must decide.
-pub fn parse_canonical(line: &str, now: Timestamp) -> Option<Memory> {
+pub fn parse_canonical(line: &str, now: Timestamp) -> Option<Checked> {
     let mut scan = Scan::new(line);
-    let mut memory = read_memory(&mut scan, now)?;
+    let memory = read_memory(&mut scan, now)?;
     if !scan.at_end() {
         return None;
     }
-    memory.normalise();
-    memory.validate().is_empty().then_some(memory)
+    memory.checked()
 }
 
 /// A known field, or another key (kept for `extra`).
@@ -297,7 +296,7 @@ mod tests {
             true, true, false, false, false, false, false, false, true, true, true,
         ];
         for (line, fast) in lines.iter().zip(expect_fast) {
-            let got = parse_canonical(line, Timestamp(7));
+            let got = parse_canonical(line, Timestamp(7)).map(Checked::into_memory);
             assert_eq!(got.is_some(), fast, "{line}");
             if let Some(m) = got {
                 assert_eq!(Some(m), general(line), "{line}");
@@ -317,7 +316,10 @@ mod tests {
             line.clear();
             crate::exchange::json_line::write_json_line(&m, &mut line);
             let text = std::str::from_utf8(&line).unwrap();
-            assert_eq!(parse_canonical(text.trim_end(), Timestamp(7)), Some(m));
+            assert_eq!(
+                parse_canonical(text.trim_end(), Timestamp(7)).map(Checked::into_memory),
+                Some(m)
+            );
         }
     }
 
@@ -466,7 +468,7 @@ mod tests {
     proptest! {
         #[test]
         fn whatever_the_fast_path_reads_the_general_reader_reads_alike(line in line()) {
-            if let Some(m) = parse_canonical(&line, Timestamp(7)) {
+            if let Some(m) = parse_canonical(&line, Timestamp(7)).map(Checked::into_memory) {
                 prop_assert_eq!(Some(m), general(&line), "{}", line);
             }
         }
@@ -475,7 +477,7 @@ mod tests {
         fn a_damaged_line_is_read_alike_or_left_to_the_general_reader(
             line in damaged_line(),
         ) {
-            if let Some(m) = parse_canonical(line.trim_end(), Timestamp(7)) {
+            if let Some(m) = parse_canonical(line.trim_end(), Timestamp(7)).map(Checked::into_memory) {
                 prop_assert_eq!(Some(m), general(line.trim_end()), "{}", line);
             }
         }

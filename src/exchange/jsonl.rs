@@ -22,7 +22,7 @@ pub fn read(
 ) -> Result<(), ExchangeError> {
     lines::for_each_line(reader, path, sink, |sink, line, text| {
         if let Some(memory) = fast_json::parse_canonical(text, now) {
-            sink.memory(line, memory);
+            sink.checked_memory(line, memory);
         } else if let Some(obj) = parse_object(sink, line, text) {
             deliver(sink, line, Memory::from_json(&obj, now));
         }

@@ -24,7 +24,7 @@ pub use error::{ExchangeError, ImportError, PROBLEM_CAP, Problems};
 pub use export::{ExportSummary, export_hivelore, export_jsonl};
 pub use import::{ImportOptions, ImportSource, ImportSummary, import, import_into};
 
-use crate::model::{FieldError, Memory};
+use crate::model::{Checked, FieldError, Memory};
 use std::fmt;
 use std::str::FromStr;
 
@@ -96,6 +96,11 @@ pub trait RecordSink {
     fn file(&mut self, name: &str);
     /// A valid memory read from `line`.
     fn memory(&mut self, line: usize, memory: Memory);
+    /// A valid memory read from `line` that the reader has already normalised and
+    /// checked (a sink may skip checking it again).
+    fn checked_memory(&mut self, line: usize, memory: Checked) {
+        self.memory(line, memory.into_memory());
+    }
     /// A problem at `line`: the run will write nothing.
     fn problem(&mut self, line: usize, field: &str, reason: String);
     /// Something worth telling that does not stop the run.

@@ -4,7 +4,7 @@
 //! import uses both cores of a small machine.
 
 use super::RecordSink;
-use crate::model::Memory;
+use crate::model::{Checked, Memory};
 use crate::store::Prepared;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -140,6 +140,14 @@ impl RecordSink for ChannelSink {
         } else {
             Prepared::new(memory)
         };
+        self.push(Event::Memory(line, Box::new(prepared)));
+    }
+    fn checked_memory(&mut self, line: usize, memory: Checked) {
+        if self.closed {
+            return;
+        }
+        let with_entry = !self.backlog.writer_starving();
+        let prepared = Prepared::of_checked(memory, with_entry);
         self.push(Event::Memory(line, Box::new(prepared)));
     }
     fn problem(&mut self, line: usize, field: &str, reason: String) {

@@ -11,4 +11,4 @@ pub use derived::ConfidenceTier;
 pub use feel::{Composite, FEEL_COUNT, FEEL_DIMS, FeelDim, Layer, feel_field_index, feel_index};
 pub use memory::{Memory, Relationship, Scope, Source, Status};
 pub use timestamp::Timestamp;
-pub use validate::FieldError;
+pub use validate::{Checked, FieldError};

@@ -64,7 +64,30 @@ fn check_unit(errors: &mut Vec<FieldError>, field: &str, v: f64, lo: f64, hi: f6
     }
 }
 
+/// A memory normalised and found to break no rule of the data model: made only by
+/// [`Memory::checked`], so whoever holds one need not check it again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked(Memory);
+
+impl Checked {
+    /// The memory.
+    pub fn memory(&self) -> &Memory {
+        &self.0
+    }
+
+    /// The memory, given up.
+    pub fn into_memory(self) -> Memory {
+        self.0
+    }
+}
+
 impl Memory {
+    /// Normalises the memory and checks it: `Some` when it breaks no rule.
+    pub fn checked(mut self) -> Option<Checked> {
+        self.normalise();
+        self.validate().is_empty().then_some(Checked(self))
+    }
+
     /// Applies the normalisation rules: tags trimmed, empty ones and duplicates
     /// dropped (order kept); blank titles, modules and kinds become absent/default.
     pub fn normalise(&mut self) {

@@ -8,7 +8,7 @@ use super::open::storage_error;
 use super::tables::{IDS, MEMORIES, decode_doc, encode_into};
 use crate::appends::Appends;
 use crate::index::{IndexEntry, IndexWriter, PendingIndex};
-use crate::model::Memory;
+use crate::model::{Checked, Memory};
 use redb::{ReadableTable, Table, WriteTransaction};
 use std::path::Path;
 
@@ -47,20 +47,30 @@ pub struct Prepared {
 impl Prepared {
     /// Checks `memory` and computes its index entry.
     pub fn new(memory: Memory) -> Prepared {
-        let entry = Some(IndexEntry::of(&memory));
-        Prepared {
-            entry,
-            ..Prepared::without_entry(memory)
-        }
+        let refusal = refusal(&memory);
+        Prepared::with(memory, refusal, true)
     }
 
     /// Checks `memory` and leaves its index entry to the writer: what a reader thread
     /// hands over when the writer would otherwise wait for it.
     pub fn without_entry(memory: Memory) -> Prepared {
         let refusal = refusal(&memory);
+        Prepared::with(memory, refusal, false)
+    }
+
+    /// A memory already checked against the data model: only its normal form is
+    /// looked at again (the cheap half of the store's check). Its index entry is
+    /// computed when `with_entry`, else left to the writer.
+    pub fn of_checked(memory: Checked, with_entry: bool) -> Prepared {
+        let memory = memory.into_memory();
+        let refusal = (!memory.is_normalised()).then(not_normalised);
+        Prepared::with(memory, refusal, with_entry)
+    }
+
+    fn with(memory: Memory, refusal: Option<String>, with_entry: bool) -> Prepared {
         Prepared {
+            entry: with_entry.then(|| IndexEntry::of(&memory)),
             memory,
-            entry: None,
             refusal,
         }
     }
@@ -91,9 +101,13 @@ fn refusal(memory: &Memory) -> Option<String> {
         return Some(e.to_string());
     }
     if !memory.is_normalised() {
-        return Some("not normalised (blank or padded title, tags, module or link kind)".into());
+        return Some(not_normalised());
     }
     None
+}
+
+fn not_normalised() -> String {
+    "not normalised (blank or padded title, tags, module or link kind)".into()
 }
 
 /// Refuses a memory the store could not read back as it was given.
