@@ -363,11 +363,7 @@ fn an_export_keeps_a_symlink_a_link_and_a_named_pipe_a_pipe() {
 
     // a named pipe (like /dev/null, not a file a rename may replace): written through
     let pipe = h.join("pipe");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&pipe)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    make_fifo(&pipe);
     let reader = {
         let pipe = pipe.clone();
         std::thread::spawn(move || std::fs::read_to_string(pipe).unwrap())
@@ -407,11 +403,7 @@ fn import_through_a_pipe(
 ) -> (String, String) {
     use std::io::Write;
     let pipe = home.join("input.jsonl");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&pipe)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    make_fifo(&pipe);
     let db = home.join("p.redb");
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memlens"));
     cmd.args(["--db", s(&db), "import", "--format", "jsonl", s(&pipe)])
@@ -464,6 +456,15 @@ fn an_import_runs_with_its_malloc_tunables_unless_glibc_tunables_are_set() {
         assert!(!seen.contains(tunable), "{tunable} in {seen}");
     }
     assert_eq!(exported, expected);
+}
+
+/// Makes a named pipe at `path`.
+fn make_fifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success());
 }
 
 fn walk(dir: &Path) -> usize {

@@ -100,6 +100,17 @@ impl ChannelSink {
         }
     }
 
+    /// Sends a memory at `line`, prepared by `prepare` with its index entry or without
+    /// it (when the writer is about to wait for work).
+    fn hand_over(&mut self, line: usize, prepare: impl FnOnce(bool) -> Prepared) {
+        // nothing to prepare for a writer that has stopped
+        if self.closed {
+            return;
+        }
+        let prepared = prepare(!self.backlog.writer_starving());
+        self.push(Event::Memory(line, Box::new(prepared)));
+    }
+
     fn push(&mut self, event: Event) {
         if self.closed {
             return;
@@ -131,24 +142,16 @@ impl RecordSink for ChannelSink {
         self.push(Event::File(name.to_string()));
     }
     fn memory(&mut self, line: usize, memory: Memory) {
-        // nothing to prepare for a writer that has stopped
-        if self.closed {
-            return;
-        }
-        let prepared = if self.backlog.writer_starving() {
-            Prepared::without_entry(memory)
-        } else {
-            Prepared::new(memory)
-        };
-        self.push(Event::Memory(line, Box::new(prepared)));
+        self.hand_over(line, |with_entry| {
+            if with_entry {
+                Prepared::new(memory)
+            } else {
+                Prepared::without_entry(memory)
+            }
+        });
     }
     fn checked_memory(&mut self, line: usize, memory: Checked) {
-        if self.closed {
-            return;
-        }
-        let with_entry = !self.backlog.writer_starving();
-        let prepared = Prepared::of_checked(memory, with_entry);
-        self.push(Event::Memory(line, Box::new(prepared)));
+        self.hand_over(line, |with_entry| Prepared::of_checked(memory, with_entry));
     }
     fn problem(&mut self, line: usize, field: &str, reason: String) {
         self.push(Event::Problem(line, field.to_string(), reason));

@@ -62,12 +62,17 @@ impl PendingIndex {
         self.log.push((id, doc, tf));
     }
 
-    /// Records a document new to the store from its freshly built [`IndexEntry`]:
-    /// its terms are read once, straight from the entry's term section (no stored
-    /// record to parse and check), each term's slot asked for a few terms ahead of
-    /// its lookup.
+    /// Records a document new to the store from its freshly built [`IndexEntry`] (no
+    /// stored record to parse and check).
     pub fn add_new(&mut self, doc: u32, entry: &IndexEntry) {
-        let mut ahead = section_terms(entry.term_section());
+        self.add(doc, entry.term_section(), entry.fact(), Some(entry.text()));
+    }
+
+    /// Records a document new to the store: the terms of its term section (read
+    /// once, each term's slot asked for a few terms ahead of its lookup), its facts
+    /// row, and its haystacks when given.
+    fn add(&mut self, doc: u32, section: &[u8], fact: Fact, text: Option<Text<'_>>) {
+        let mut ahead = section_terms(section);
         let mut window = [(&[][..], 0u32); PREFETCH_AHEAD];
         let mut filled = 0;
         for (slot, term) in window.iter_mut().zip(ahead.by_ref()) {
@@ -88,10 +93,11 @@ impl PendingIndex {
             at = (at + 1) % PREFETCH_AHEAD;
             self.edit(term, doc, tf);
         }
-        let fact = entry.fact();
         self.totals.count(&fact, 1);
         self.facts.push((doc, Some(fact)));
-        self.text.push(doc, Some(entry.text()));
+        if text.is_some() {
+            self.text.push(doc, text);
+        }
     }
 
     /// Records that `doc` changed from the record `old` to `new` (`None` = absent).
@@ -106,24 +112,8 @@ impl PendingIndex {
         text: Option<Text<'_>>,
     ) {
         if let (None, Some(new)) = (old, new) {
-            // each term's slot is asked for a few terms ahead of its lookup
-            let mut ahead = new.terms();
-            for (term, _) in ahead.by_ref().take(PREFETCH_AHEAD) {
-                self.ids.prefetch(term);
-            }
             // a new record was just built from a memory: its terms are UTF-8
-            for (term, tf) in new.terms() {
-                if let Some((next, _)) = ahead.next() {
-                    self.ids.prefetch(next);
-                }
-                self.edit(term, doc, tf);
-            }
-            let fact = Fact::of_record(new);
-            self.totals.count(&fact, 1);
-            self.facts.push((doc, Some(fact)));
-            if text.is_some() {
-                self.text.push(doc, text);
-            }
+            self.add(doc, new.term_section(), Fact::of_record(new), text);
             return;
         }
         let mut old_terms = old.map(terms).into_iter().flatten().peekable();

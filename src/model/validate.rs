@@ -70,11 +70,6 @@ fn check_unit(errors: &mut Vec<FieldError>, field: &str, v: f64, lo: f64, hi: f6
 pub struct Checked(Memory);
 
 impl Checked {
-    /// The memory.
-    pub fn memory(&self) -> &Memory {
-        &self.0
-    }
-
     /// The memory, given up.
     pub fn into_memory(self) -> Memory {
         self.0

@@ -58,13 +58,11 @@ impl Prepared {
         Prepared::with(memory, refusal, false)
     }
 
-    /// A memory already checked against the data model: only its normal form is
-    /// looked at again (the cheap half of the store's check). Its index entry is
-    /// computed when `with_entry`, else left to the writer.
+    /// A memory already normalised and checked against the data model, which the
+    /// store takes as it is. Its index entry is computed when `with_entry`, else left
+    /// to the writer.
     pub fn of_checked(memory: Checked, with_entry: bool) -> Prepared {
-        let memory = memory.into_memory();
-        let refusal = (!memory.is_normalised()).then(not_normalised);
-        Prepared::with(memory, refusal, with_entry)
+        Prepared::with(memory.into_memory(), None, with_entry)
     }
 
     fn with(memory: Memory, refusal: Option<String>, with_entry: bool) -> Prepared {
@@ -89,7 +87,7 @@ impl Prepared {
     }
 
     /// `Err` when the store cannot take the memory.
-    fn checked(&self) -> StoreResult<()> {
+    fn accepted(&self) -> StoreResult<()> {
         refused(&self.memory, self.refusal.clone())
     }
 }
@@ -101,13 +99,9 @@ fn refusal(memory: &Memory) -> Option<String> {
         return Some(e.to_string());
     }
     if !memory.is_normalised() {
-        return Some(not_normalised());
+        return Some("not normalised (blank or padded title, tags, module or link kind)".into());
     }
     None
-}
-
-fn not_normalised() -> String {
-    "not normalised (blank or padded title, tags, module or link kind)".into()
 }
 
 /// Refuses a memory the store could not read back as it was given.
@@ -214,7 +208,7 @@ impl<'w> BulkWriter<'w> {
 
     /// [`put`](Self::put) with the index entry already computed.
     pub fn put_prepared(&mut self, prepared: &Prepared) -> StoreResult<PutOutcome> {
-        prepared.checked()?;
+        prepared.accepted()?;
         let mut built = None;
         self.put_parts(&prepared.memory, prepared.entry(&mut built))
     }
@@ -279,7 +273,7 @@ impl<'w> BulkWriter<'w> {
     /// commit.
     pub fn insert_if_new(&mut self, prepared: &Prepared) -> StoreResult<Result<u32, u32>> {
         let memory = &prepared.memory;
-        prepared.checked()?;
+        prepared.accepted()?;
         if let Some(previous) = self.doc_of(&memory.id)? {
             return Ok(Err(previous));
         }
