@@ -3,9 +3,9 @@
 //!
 //! Four tables, all written by [`IndexWriter`] in the transaction that writes the
 //! memory:
-//! - `SEARCH_DOCS`: one [`SearchRecord`] per memory (its terms with frequencies and
-//!   the fields filters and browse modes read), from which the in-memory searcher
-//!   builds its columns without parsing any memory's JSON;
+//! - `SEARCH_DOCS`: one [`SearchRecord`] per memory (the fields filters and browse
+//!   modes read, and its BM25 length), from which the in-memory searcher builds its
+//!   columns without decoding any memory;
 //! - [`postings::POSTINGS`]: the inverted index, each term's documents with their
 //!   frequencies in blocks of consecutive documents;
 //! - [`facts::FACTS`]: per document, what the default filters and BM25's statistics
@@ -29,8 +29,9 @@ pub mod record;
 mod terms;
 pub mod tokenize;
 
-use haystacks::{Haystacks, Text};
-pub use pending::PendingIndex;
+use haystacks::Text;
+pub use pending::{Indexed, PendingIndex};
+pub(crate) use rebuild::each_memory_indexed;
 pub use rebuild::{INDEX_VERSION, KEY_INDEX, index_is_current, rebuild};
 pub use record::{RecordView, SearchRecord};
 pub(crate) use terms::TermIds;
@@ -50,23 +51,16 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     Ok(())
 }
 
-/// The stored bytes of a memory's search record.
-pub fn record_bytes(m: &Memory) -> Vec<u8> {
-    let mut w = Vec::with_capacity(m.body.len() * 2 + 256);
-    prepare::encode_record(m, &mut w);
-    w
-}
-
 /// What the index stores of one memory, computed together so that a reader thread
-/// can prepare it before the write: its search record and its literal and fuzzy
-/// haystacks, back to back in one buffer.
+/// can prepare it before the write: its search record, its term section (for the
+/// postings) and its literal and fuzzy haystacks, back to back in one buffer.
 #[derive(Debug)]
 pub struct IndexEntry {
     bytes: Vec<u8>,
-    /// Where the record's terms start, and the document's length.
+    /// Where the record ends and its terms start, and the document's length.
     terms: prepare::TermSection,
-    /// Where the record ends and the literal haystack starts.
-    record_end: usize,
+    /// Where the terms end and the literal haystack starts.
+    terms_end: usize,
     /// Where the literal haystack ends and the fuzzy one starts.
     literal_end: usize,
     /// The memory's facts row.
@@ -78,23 +72,23 @@ impl IndexEntry {
     pub fn of(m: &Memory) -> IndexEntry {
         let mut bytes = Vec::with_capacity(m.body.len() * 3 + 512);
         let terms = prepare::encode_record(m, &mut bytes);
-        let record_end = bytes.len();
+        let terms_end = bytes.len();
         prepare::literal_into(m, &mut bytes);
         let literal_end = bytes.len();
         prepare::fuzzy_into(m, &mut bytes);
         IndexEntry {
             bytes,
             terms,
-            record_end,
+            terms_end,
             literal_end,
             fact: facts::Fact::of_memory(m, terms.length),
         }
     }
 
-    /// The record's term section: its distinct terms with their frequencies, sorted
+    /// The memory's term section: its distinct terms with their frequencies, sorted
     /// (read it with [`record::section_terms`]).
     pub fn term_section(&self) -> &[u8] {
-        &self.bytes[self.terms.at..self.record_end]
+        &self.bytes[self.terms.at..self.terms_end]
     }
 
     /// The memory's facts row.
@@ -102,15 +96,23 @@ impl IndexEntry {
         self.fact
     }
 
+    /// What the postings and facts hold of the memory.
+    pub fn indexed(&self) -> Indexed<'_> {
+        Indexed {
+            terms: self.term_section(),
+            fact: self.fact,
+        }
+    }
+
     /// The search record's stored bytes.
     pub fn record(&self) -> &[u8] {
-        &self.bytes[..self.record_end]
+        &self.bytes[..self.terms.at]
     }
 
     /// The haystacks.
     pub fn text(&self) -> Text<'_> {
         Text {
-            literal: &self.bytes[self.record_end..self.literal_end],
+            literal: &self.bytes[self.terms_end..self.literal_end],
             // built from whole strings
             fuzzy: std::str::from_utf8(&self.bytes[self.literal_end..]).unwrap_or_default(),
         }
@@ -149,8 +151,10 @@ impl<'w> IndexWriter<'w> {
             Some(m) => self.put_entry(doc, &IndexEntry::of(m), old),
             None => {
                 self.write_appended()?;
-                let before = self.docs.remove(doc)?.map(|g| g.value().to_vec());
-                self.note(doc, before.as_deref(), old, None, None);
+                self.docs.remove(doc)?;
+                let before = old.map(IndexEntry::of);
+                self.pending
+                    .change(doc, before.as_ref().map(IndexEntry::indexed), None, None);
                 Ok(())
             }
         }
@@ -158,9 +162,9 @@ impl<'w> IndexWriter<'w> {
 
     /// Stores a memory under `doc` given its [`IndexEntry`] (prepared elsewhere); the
     /// same as [`change`](Self::change) with that memory as `new`. `old` is the memory
-    /// stored there before: its haystacks are compared with the new ones (a chunk is
-    /// rewritten only when they differ), and its record stands in for a stored one
-    /// that is unreadable.
+    /// stored there before: the postings lose the terms it had and the new one lacks,
+    /// and its haystacks are compared with the new ones (a chunk is rewritten only when
+    /// they differ).
     pub fn put_entry(
         &mut self,
         doc: u32,
@@ -168,15 +172,16 @@ impl<'w> IndexWriter<'w> {
         old: Option<&Memory>,
     ) -> Result<(), redb::Error> {
         self.write_appended()?;
-        let before = self
-            .docs
-            .insert(doc, entry.record())?
-            .map(|g| g.value().to_vec());
-        let old_text = old.map(Haystacks::of);
+        self.docs.insert(doc, entry.record())?;
+        let before = old.map(IndexEntry::of);
         let text = entry.text();
-        let changed = old_text.as_ref().and_then(Haystacks::text) != Some(text);
-        let text = changed.then_some(text);
-        self.note(doc, before.as_deref(), old, Some(entry.record()), text);
+        let changed = before.as_ref().map(IndexEntry::text) != Some(text);
+        self.pending.change(
+            doc,
+            before.as_ref().map(IndexEntry::indexed),
+            Some(entry.indexed()),
+            changed.then_some(text),
+        );
         Ok(())
     }
 
@@ -196,29 +201,5 @@ impl<'w> IndexWriter<'w> {
     /// table, which could otherwise come before them).
     fn write_appended(&mut self) -> Result<(), redb::Error> {
         self.pending.records.write(&mut self.docs)
-    }
-
-    /// Hands the change of `doc` from the stored record `before` to `after` (with its
-    /// haystacks `text` when they changed) to the pending postings and facts.
-    fn note(
-        &mut self,
-        doc: u32,
-        before: Option<&[u8]>,
-        old: Option<&Memory>,
-        after: Option<&[u8]>,
-        text: Option<Text<'_>>,
-    ) {
-        let rebuilt;
-        let before = match (before.and_then(RecordView::parse), old) {
-            (Some(view), _) => Some(view),
-            (None, Some(m)) => {
-                rebuilt = record_bytes(m);
-                RecordView::parse(&rebuilt)
-            }
-            (None, None) => None,
-        };
-        let after = after.and_then(RecordView::parse);
-        self.pending
-            .change(doc, before.as_ref(), after.as_ref(), text);
     }
 }

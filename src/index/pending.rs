@@ -7,7 +7,7 @@ use super::SEARCH_DOCS;
 use super::facts::{self, FACTS, Fact, TotalsChange};
 use super::haystacks::{self, HAYSTACKS, Text};
 use super::postings::{self, POSTINGS, Posting};
-use super::record::{RecordView, section_terms};
+use super::record::section_terms;
 use super::terms::TermIds;
 use super::tokenize::sort_prefix;
 use crate::appends::Appends;
@@ -34,14 +34,22 @@ pub struct PendingIndex {
     pub(super) records: Appends,
 }
 
+/// What the postings and facts hold of one memory: its term section and facts row
+/// (see [`IndexEntry::indexed`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Indexed<'a> {
+    /// Its distinct terms with their frequencies, sorted (a term section).
+    pub terms: &'a [u8],
+    /// Its facts row.
+    pub fact: Fact,
+}
+
 /// How many terms ahead of its lookup a term's slot is asked for.
 const PREFETCH_AHEAD: usize = 8;
 
-/// The terms of a stored record with their frequencies (sorted by term).
-fn terms<'a>(record: &RecordView<'a>) -> impl Iterator<Item = (&'a str, u32)> + use<'a> {
-    record
-        .terms()
-        .filter_map(|(t, tf)| std::str::from_utf8(t).ok().map(|t| (t, tf)))
+/// The terms of a term section with their frequencies (sorted by term).
+fn terms(section: &[u8]) -> impl Iterator<Item = (&str, u32)> {
+    section_terms(section).filter_map(|(t, tf)| std::str::from_utf8(t).ok().map(|t| (t, tf)))
 }
 
 impl PendingIndex {
@@ -100,24 +108,22 @@ impl PendingIndex {
         }
     }
 
-    /// Records that `doc` changed from the record `old` to `new` (`None` = absent).
-    /// `text` is the new document's haystacks when they differ from the stored ones
-    /// (always, for a document new to the store); when `new` is `None` its haystacks
-    /// are removed.
+    /// Records that `doc` changed from `old` to `new` (`None` = absent). `text` is
+    /// the new document's haystacks when they differ from the stored ones (always, for
+    /// a document new to the store); when `new` is `None` its haystacks are removed.
     pub fn change(
         &mut self,
         doc: u32,
-        old: Option<&RecordView<'_>>,
-        new: Option<&RecordView<'_>>,
+        old: Option<Indexed<'_>>,
+        new: Option<Indexed<'_>>,
         text: Option<Text<'_>>,
     ) {
         if let (None, Some(new)) = (old, new) {
-            // a new record was just built from a memory: its terms are UTF-8
-            self.add(doc, new.term_section(), Fact::of_record(new), text);
+            self.add(doc, new.terms, new.fact, text);
             return;
         }
-        let mut old_terms = old.map(terms).into_iter().flatten().peekable();
-        let mut new_terms = new.map(terms).into_iter().flatten().peekable();
+        let mut old_terms = old.map(|o| terms(o.terms)).into_iter().flatten().peekable();
+        let mut new_terms = new.map(|n| terms(n.terms)).into_iter().flatten().peekable();
         loop {
             match (old_terms.peek().copied(), new_terms.peek().copied()) {
                 (None, None) => break,
@@ -147,8 +153,8 @@ impl PendingIndex {
             (Some(_), Some(text)) => self.text.push(doc, Some(text)),
             (Some(_), None) => {}
         }
-        let fact = new.map(Fact::of_record);
-        let old_fact = old.map(Fact::of_record);
+        let fact = new.map(|n| n.fact);
+        let old_fact = old.map(|o| o.fact);
         if let Some(f) = &old_fact {
             self.totals.count(f, -1);
         }

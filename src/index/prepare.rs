@@ -1,7 +1,8 @@
 //! The stored search record of a memory written straight into bytes, for the write
 //! path: the same bytes as `SearchRecord::of(m).encode()`, without building the
 //! record's strings first (an import prepares one per memory, so the allocations of
-//! the general form would cost more than the rest of the write).
+//! the general form would cost more than the rest of the write), followed by the
+//! memory's term section, which the postings are made from.
 
 use super::record::RECORD_VERSION;
 use super::tokenize::{
@@ -27,17 +28,20 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Where a record's term section starts in the buffer it was written to, and the
-/// document's length (its number of BM25 tokens).
+/// Where the term section written after a record starts in the buffer they were
+/// written to (where the record ends), and the document's length (its number of BM25
+/// tokens).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TermSection {
-    /// Offset of the first term.
+    /// Offset of the first term (the end of the record).
     pub at: usize,
     /// Number of BM25 tokens (dl).
     pub length: u32,
 }
 
-/// Appends the encoded search record of `m` to `w`; returns where its terms are.
+/// Appends the encoded search record of `m` to `w`, followed by the memory's term
+/// section (its distinct terms, sorted, with their frequencies: see
+/// [`super::record::section_terms`]); returns where the terms start.
 pub fn encode_record(m: &Memory, w: &mut Vec<u8>) -> TermSection {
     w.push(RECORD_VERSION);
     put_str(w, &m.id);
@@ -99,8 +103,9 @@ pub fn fuzzy_into(m: &Memory, w: &mut Vec<u8>) {
     }
 }
 
-/// The document length, the term count and the sorted distinct terms with their
-/// frequencies, as `SearchRecord::encode` writes them; returns where the terms start.
+/// The document length (the record's last field, as `SearchRecord::encode` writes
+/// it), then the sorted distinct terms with their frequencies; returns where the
+/// terms start.
 fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) -> TermSection {
     s.text.clear();
     s.spans.clear();
@@ -137,10 +142,7 @@ fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) -> TermSection {
     // longer token is ordered by the whole bytes.
     spans.sort_unstable_by_key(|s| s.0);
     let bytes = |&(_, a, b): &(u64, u32, u32)| &text[a as usize..b as usize];
-    let count_at = w.len();
-    put_u32(w, 0);
     let at = w.len();
-    let mut count = 0u32;
     let mut i = 0;
     while i < spans.len() {
         let mut end = i + 1;
@@ -150,17 +152,14 @@ fn terms_into(m: &Memory, s: &mut Scratch, w: &mut Vec<u8>) -> TermSection {
         let run = &mut spans[i..end];
         if run.iter().all(|&(_, a, b)| b - a <= 8) {
             put_term(w, bytes(&run[0]), len_u32(run.len()));
-            count += 1;
         } else {
             run.sort_unstable_by(|x, y| bytes(x).cmp(bytes(y)));
             for group in run.chunk_by(|x, y| bytes(x) == bytes(y)) {
                 put_term(w, bytes(&group[0]), len_u32(group.len()));
-                count += 1;
             }
         }
         i = end;
     }
-    w[count_at..count_at + 4].copy_from_slice(&count.to_le_bytes());
     TermSection { at, length }
 }
 
@@ -171,15 +170,38 @@ mod tests {
     use crate::index::tokenize::{fuzzy_haystack, literal_haystack};
     use crate::model::{Relationship, Timestamp};
 
-    /// The record written straight into bytes, after checking that the haystacks
-    /// written beside it are those of the plain haystack functions.
+    /// The distinct terms of a memory with their frequencies, sorted, the plain way.
+    fn plain_terms(m: &Memory) -> Vec<(String, u32)> {
+        let mut tokens: Vec<String> = Vec::new();
+        for_each_field(m, |field| {
+            for_each_token(field, |t| tokens.push(t.to_string()))
+        });
+        tokens.sort();
+        let mut terms: Vec<(String, u32)> = Vec::new();
+        for t in tokens {
+            match terms.last_mut() {
+                Some((last, tf)) if *last == t => *tf += 1,
+                _ => terms.push((t, 1)),
+            }
+        }
+        terms
+    }
+
+    /// The record written straight into bytes, after checking that the terms and
+    /// haystacks written after it are those of the plain ways.
     fn fast(m: &Memory) -> Vec<u8> {
         let mut w = Vec::new();
-        encode_record(m, &mut w);
+        let terms = encode_record(m, &mut w);
         let entry = crate::index::IndexEntry::of(m);
-        assert_eq!(entry.record(), w.as_slice());
+        assert_eq!(entry.record(), &w[..terms.at]);
+        assert_eq!(entry.term_section(), &w[terms.at..], "{}", m.id);
+        let section: Vec<(String, u32)> = crate::index::record::section_terms(&w[terms.at..])
+            .map(|(t, tf)| (String::from_utf8(t.to_vec()).expect("UTF-8"), tf))
+            .collect();
+        assert_eq!(section, plain_terms(m), "{}", m.id);
+        w.truncate(terms.at);
         let view = crate::index::RecordView::parse(&w).expect("a readable record");
-        assert_eq!(entry.term_section(), view.term_section(), "{}", m.id);
+        assert_eq!(view.length, terms.length, "{}", m.id);
         let fact = crate::index::facts::Fact::of_record(&view);
         assert_eq!(entry.fact(), fact, "{}", m.id);
         let text = entry.text();

@@ -5,7 +5,7 @@
 use super::facts::FACTS;
 use super::haystacks::HAYSTACKS;
 use super::postings::POSTINGS;
-use super::{IndexEntry, PendingIndex, RecordView, SEARCH_DOCS};
+use super::{IndexEntry, PendingIndex, SEARCH_DOCS};
 use crate::search::engine::in_parts;
 use crate::store::tables::{MEMORIES, META, decode};
 use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransaction};
@@ -13,7 +13,7 @@ use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransa
 /// `META` key of the index version; present only when postings and facts are complete.
 pub const KEY_INDEX: &str = "index_version";
 /// The version of the persisted postings and facts this build writes.
-pub const INDEX_VERSION: u32 = 5;
+pub const INDEX_VERSION: u32 = 6;
 
 /// Memories decoded at a time while rebuilding (enough to share between the cores).
 const BATCH: usize = 16_384;
@@ -52,34 +52,46 @@ pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
     {
         let memories = txn.open_table(MEMORIES)?;
         let mut records = txn.open_table(SEARCH_DOCS)?;
-        let mut stored = memories.iter()?;
-        let mut batch: Vec<(u32, Vec<u8>)> = Vec::with_capacity(BATCH);
-        loop {
-            batch.clear();
-            for entry in stored.by_ref().take(BATCH) {
-                let (doc, raw) = entry?;
-                batch.push((doc.value(), raw.value().to_vec()));
-            }
-            if batch.is_empty() {
-                break;
-            }
-            // decoding a memory and building its entry is most of the work: on every core
-            let entries = in_parts(batch.len(), |part| {
-                batch[part]
-                    .iter()
-                    .map(|(_, raw)| decode(raw).map(|m| IndexEntry::of(&m)))
-                    .collect()
-            });
-            for (&(doc, _), entry) in batch.iter().zip(entries) {
-                let entry = entry.ok_or_else(|| {
-                    StorageError::Corrupted(format!("memory record {doc} cannot be decoded"))
-                })?;
-                records.insert(doc, entry.record())?;
-                let record = RecordView::parse(entry.record());
-                pending.change(doc, None, record.as_ref(), Some(entry.text()));
-            }
-        }
+        each_memory_indexed(&memories, redb::Error::from, |doc, _, entry| {
+            let entry = entry.ok_or_else(|| {
+                StorageError::Corrupted(format!("memory record {doc} cannot be decoded"))
+            })?;
+            records.insert(doc, entry.record())?;
+            pending.add_new(doc, &entry);
+            Ok(())
+        })?;
     }
     pending.flush(txn)?;
     stamp(txn)
+}
+
+/// Calls `f` with every stored memory in document order: its number, its stored
+/// bytes and its index entry (`None` when the bytes cannot be decoded). Memories are
+/// decoded and indexed in batches on every core, which is most of the work.
+pub(crate) fn each_memory_indexed<E>(
+    memories: &impl ReadableTable<u32, &'static [u8]>,
+    storage: impl Fn(StorageError) -> E,
+    mut f: impl FnMut(u32, &[u8], Option<IndexEntry>) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut stored = memories.iter().map_err(&storage)?;
+    let mut batch: Vec<(u32, Vec<u8>)> = Vec::with_capacity(BATCH);
+    loop {
+        batch.clear();
+        for entry in stored.by_ref().take(BATCH) {
+            let (doc, raw) = entry.map_err(&storage)?;
+            batch.push((doc.value(), raw.value().to_vec()));
+        }
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let entries = in_parts(batch.len(), |part| {
+            batch[part]
+                .iter()
+                .map(|(_, raw)| decode(raw).map(|m| IndexEntry::of(&m)))
+                .collect()
+        });
+        for ((doc, raw), entry) in batch.iter().zip(entries) {
+            f(*doc, raw, entry)?;
+        }
+    }
 }

@@ -1,18 +1,20 @@
 //! The search record: what search needs of one memory apart from the text it matches
-//! (its fields and BM25 terms), in a compact binary form stored beside it, so opening a
-//! store never has to decode every memory. The literal and fuzzy haystacks are
-//! stored once, in the haystack chunks ([`super::haystacks`]).
+//! (the fields filters and browse modes read, and its BM25 length), in a compact
+//! binary form stored beside it, so opening a store never has to decode every memory.
+//! The literal and fuzzy haystacks are stored once, in the haystack chunks
+//! ([`super::haystacks`]); the terms are in the postings alone ([`super::postings`]),
+//! and a write that replaces a memory takes the old terms from the old memory.
 
 use super::tokenize::{for_each_field, for_each_token};
 use crate::codec::{
     Reader, code_of, len_u32, put_feel, put_i64, put_list, put_opt_f64, put_opt_str, put_opt_u32,
-    put_str, put_term, put_u32,
+    put_str, put_u32,
 };
 use crate::model::{FEEL_COUNT, Memory, Scope, Status};
 
 /// Version byte at the start of every encoded record; a record with another version is
-/// rebuilt from the memory itself.
-pub const RECORD_VERSION: u8 = 3;
+/// rebuilt from the memory itself. (Version 3 also held the memory's terms.)
+pub const RECORD_VERSION: u8 = 4;
 
 /// What search keeps of one memory.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,8 +55,6 @@ pub struct SearchRecord {
     pub feel: [Option<f64>; FEEL_COUNT],
     /// Relationship targets (for relationship_count, which depends on the whole store).
     pub targets: Vec<String>,
-    /// Distinct BM25 terms with their frequency, sorted by term.
-    pub terms: Vec<(String, u32)>,
     /// Number of BM25 tokens in the document (its length, dl).
     pub length: u32,
 }
@@ -62,26 +62,8 @@ pub struct SearchRecord {
 impl SearchRecord {
     /// The search record of a memory.
     pub fn of(m: &Memory) -> SearchRecord {
-        // every token into one buffer, then sorted: equal tokens become runs (no hashing,
-        // two allocations for the whole memory)
-        let mut text = String::new();
-        let mut spans: Vec<(usize, usize)> = Vec::new();
-        for_each_field(m, |field| {
-            for_each_token(field, |t| {
-                spans.push((text.len(), text.len() + t.len()));
-                text.push_str(t);
-            })
-        });
-        let length = u32::try_from(spans.len()).unwrap_or(u32::MAX);
-        spans.sort_unstable_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
-        let mut terms: Vec<(String, u32)> = Vec::new();
-        for (start, end) in spans {
-            let t = &text[start..end];
-            match terms.last_mut() {
-                Some((last, tf)) if last == t => *tf += 1,
-                _ => terms.push((t.to_string(), 1)),
-            }
-        }
+        let mut length = 0usize;
+        for_each_field(m, |field| for_each_token(field, |_| length += 1));
         SearchRecord {
             id: m.id.clone(),
             memory_type: m.memory_type.clone(),
@@ -101,14 +83,13 @@ impl SearchRecord {
             rem_visits: m.rem_visits,
             feel: m.feel,
             targets: m.relationships.iter().map(|r| r.target.clone()).collect(),
-            terms,
-            length,
+            length: len_u32(length),
         }
     }
 
     /// The record in its stored form.
     pub fn encode(&self) -> Vec<u8> {
-        let mut w = Vec::with_capacity(self.terms.len() * 12 + 384);
+        let mut w = Vec::with_capacity(384);
         w.push(RECORD_VERSION);
         put_str(&mut w, &self.id);
         put_str(&mut w, &self.memory_type);
@@ -129,10 +110,6 @@ impl SearchRecord {
         put_feel(&mut w, &self.feel);
         put_list(&mut w, &self.targets);
         put_u32(&mut w, self.length);
-        put_u32(&mut w, len_u32(self.terms.len()));
-        for (t, tf) in &self.terms {
-            put_term(&mut w, t.as_bytes(), *tf);
-        }
         w
     }
 
@@ -159,10 +136,6 @@ impl SearchRecord {
             rem_visits: v.rem_visits,
             feel: v.feel,
             targets: own(v.targets),
-            terms: v
-                .terms()
-                .map(|(t, tf)| Some((String::from_utf8(t.to_vec()).ok()?, tf)))
-                .collect::<Option<Vec<_>>>()?,
             length: v.length,
         })
     }
@@ -209,7 +182,6 @@ pub struct RecordView<'a> {
     pub targets: StrList<'a>,
     /// Number of BM25 tokens.
     pub length: u32,
-    term_bytes: &'a [u8],
 }
 
 impl<'a> RecordView<'a> {
@@ -241,9 +213,11 @@ impl<'a> RecordView<'a> {
         let feel = r.feel()?;
         let targets = str_list(r.list()?);
         let length = r.u32()?;
-        let term_count = r.u32()?;
-        let term_bytes = &bytes[r.at..];
-        let view = RecordView {
+        // nothing may follow the record
+        if r.at != bytes.len() {
+            return None;
+        }
+        Some(RecordView {
             id,
             memory_type,
             scope,
@@ -263,27 +237,7 @@ impl<'a> RecordView<'a> {
             feel,
             targets,
             length,
-            term_bytes,
-        };
-        // every term must be readable and nothing may follow them
-        let mut check = Reader {
-            bytes: term_bytes,
-            at: 0,
-        };
-        for _ in 0..term_count {
-            check.term()?;
-        }
-        (check.at == term_bytes.len()).then_some(view)
-    }
-
-    /// The distinct terms (UTF-8 bytes) with their frequencies, sorted by term.
-    pub fn terms(&self) -> impl Iterator<Item = (&'a [u8], u32)> + use<'a> {
-        section_terms(self.term_bytes)
-    }
-
-    /// The stored term section as it is (read it with [`section_terms`]).
-    pub fn term_section(&self) -> &'a [u8] {
-        self.term_bytes
+        })
     }
 }
 
@@ -320,9 +274,9 @@ impl<'a> StrList<'a> {
     }
 }
 
-/// The terms of a stored term section (see [`RecordView::term_section`]): each a
-/// UTF-8 term after its length and before its frequency, both [`put_varint`]; stops
-/// at the first damaged entry.
+/// The terms of a term section (see [`super::IndexEntry::term_section`]): the
+/// distinct terms of a memory, sorted, each a UTF-8 term after its length and before
+/// its frequency, both `put_varint`; stops at the first damaged entry.
 pub fn section_terms(section: &[u8]) -> impl Iterator<Item = (&[u8], u32)> {
     let mut r = Reader {
         bytes: section,
@@ -355,9 +309,6 @@ mod tests {
             strength: None,
         });
         let rec = SearchRecord::of(&m);
-        assert_eq!(rec.terms[0], ("body".to_string(), 2));
-        assert!(rec.terms.windows(2).all(|w| w[0].0 < w[1].0));
-        assert!(rec.terms.contains(&("body".to_string(), 2)));
         assert_eq!(rec.length, 7); // id, title, note, yy, body, body, text
         let bytes = rec.encode();
         assert_eq!(SearchRecord::decode(&bytes), Some(rec));

@@ -2,6 +2,7 @@
 //! (SPEC §3.2).
 
 use crate::index::postings::{self, POSTINGS};
+use crate::index::record::section_terms;
 use crate::search::corpus::Corpus;
 use crate::search::engine::Match;
 use crate::search::searcher::Selection;
@@ -48,7 +49,7 @@ pub(crate) fn search(
     };
     let found: Found = match (persisted, c.postings.get(), snapshot) {
         (Some(found), _, _) => found,
-        (None, _, Some(reader)) if !c.holds_terms => from_records(reader, c, set, terms),
+        (None, _, Some(reader)) if !c.holds_terms => from_memories(reader, c, set, terms),
         (None, Some(p), _) => from_postings(p, member, terms),
         (None, None, _) => from_terms(c, set, terms),
     };
@@ -226,16 +227,13 @@ fn frequencies<'t>(
 }
 
 /// The slow way for a corpus without terms whose persisted postings cannot be read:
-/// each member's terms from its stored search record (a record that cannot be read
+/// each member's terms from the stored memory itself (a memory that cannot be read
 /// counts as holding no query term).
-fn from_records(reader: &StoreReader, c: &Corpus, set: &[u32], terms: &[String]) -> Found {
-    let Ok(records) = reader.txn().open_table(crate::index::SEARCH_DOCS) else {
-        return Found::default();
-    };
+fn from_memories(reader: &StoreReader, c: &Corpus, set: &[u32], terms: &[String]) -> Found {
     let each = set.iter().filter_map(|&slot| {
-        let record = records.get(c.docs[slot as usize]).ok()??;
-        let view = crate::index::RecordView::parse(record.value())?;
-        frequencies(view.terms(), terms).map(|tfs| (slot, tfs))
+        let memory = reader.get_doc(c.docs[slot as usize]).ok()??;
+        let entry = crate::index::IndexEntry::of(&memory);
+        frequencies(section_terms(entry.term_section()), terms).map(|tfs| (slot, tfs))
     });
     Found::from_each(terms.len(), each)
 }

@@ -213,10 +213,17 @@ impl Corpus {
         self.docs.len()
     }
 
-    /// Adds one memory: its document number, stored bytes, search record and
-    /// haystacks. `raw` is the stored memory when the searcher keeps its own copy of
-    /// them.
-    pub fn push(&mut self, doc: u32, raw: Option<&[u8]>, rec: &RecordView<'_>, text: Text<'_>) {
+    /// Adds one memory: its document number, stored bytes, search record, haystacks
+    /// and term section. `raw` is the stored memory when the searcher keeps its own
+    /// copy of them; `terms` is read only by a corpus that holds terms.
+    pub fn push(
+        &mut self,
+        doc: u32,
+        raw: Option<&[u8]>,
+        rec: &RecordView<'_>,
+        text: Text<'_>,
+        terms: &[u8],
+    ) {
         let slot = self.docs.len();
         self.docs.push(doc);
         if let Some(raw) = raw {
@@ -255,7 +262,7 @@ impl Corpus {
         }
         self.lengths.push(rec.length);
         if self.holds_terms {
-            self.terms.push(rec.term_section());
+            self.terms.push(terms);
         }
         for t in rec.targets.iter() {
             self.targets.push(t);

@@ -15,12 +15,14 @@ use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// One changed memory as it is stored now: its document number, stored bytes,
-/// encoded search record and haystacks.
+/// encoded search record, haystacks and term section (empty unless the corpus holds
+/// terms).
 struct Fresh {
     doc: u32,
     raw: Vec<u8>,
     record: Vec<u8>,
     text: Haystacks,
+    terms: Vec<u8>,
 }
 
 impl Searcher {
@@ -32,8 +34,8 @@ impl Searcher {
     pub fn apply(&self, reader: StoreReader, changed: &[String]) -> StoreResult<Searcher> {
         let changed: HashSet<&str> = changed.iter().map(String::as_str).collect();
         let keeps_raw = !self.reads_snapshot();
-        let fresh = read_changed(&reader, &changed, keeps_raw)?;
         let old = &self.corpus;
+        let fresh = read_changed(&reader, &changed, keeps_raw, old.holds_terms)?;
         // The changed memories as they are now, numbering new names after the old ones.
         let mut new = if old.holds_terms {
             Corpus::new()
@@ -46,7 +48,13 @@ impl Searcher {
         for f in &fresh {
             let view = RecordView::parse(&f.record).ok_or_else(|| corrupt(&reader, f.doc))?;
             let text = f.text.text().ok_or_else(|| corrupt(&reader, f.doc))?;
-            new.push(f.doc, keeps_raw.then_some(f.raw.as_slice()), &view, text);
+            new.push(
+                f.doc,
+                keeps_raw.then_some(f.raw.as_slice()),
+                &view,
+                text,
+                &f.terms,
+            );
         }
         new.letters();
         let pieces = pieces(old, &new, &changed);
@@ -235,6 +243,7 @@ fn read_changed(
     reader: &StoreReader,
     changed: &HashSet<&str>,
     keeps_raw: bool,
+    holds_terms: bool,
 ) -> StoreResult<Vec<Fresh>> {
     let txn = reader.txn();
     let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
@@ -272,12 +281,14 @@ fn read_changed(
                 .map(Text::owned),
             None => None,
         };
-        let (record, text) = match stored.zip(text) {
-            Some(both) => both,
+        // the terms are in no stored table: a corpus that holds them reads the memory
+        let (record, text, terms) = match stored.zip(text).filter(|_| !holds_terms) {
+            Some((record, text)) => (record, text, Vec::new()),
             None => {
                 let memory = decode(&raw).ok_or_else(|| corrupt(reader, doc))?;
                 let entry = IndexEntry::of(&memory);
-                (entry.record().to_vec(), entry.text().owned())
+                let terms = entry.term_section().to_vec();
+                (entry.record().to_vec(), entry.text().owned(), terms)
             }
         };
         out.push(Fresh {
@@ -285,6 +296,7 @@ fn read_changed(
             raw: if keeps_raw { raw } else { Vec::new() },
             record,
             text,
+            terms,
         });
     }
     Ok(out)

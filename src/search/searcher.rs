@@ -3,7 +3,7 @@
 
 use crate::index::haystacks::{ChunkCursor, HAYSTACKS};
 use crate::index::tokenize::literal_words;
-use crate::index::{IndexEntry, RecordView, SEARCH_DOCS};
+use crate::index::{IndexEntry, RecordView, SEARCH_DOCS, each_memory_indexed};
 use crate::search::corpus::Corpus;
 use crate::search::engine;
 use crate::search::filter::CompiledFilters;
@@ -109,18 +109,17 @@ pub(crate) fn corrupt(reader: &StoreReader, doc: u32) -> StoreError {
     StoreError::corrupt_record(reader.path(), doc)
 }
 
-/// Adds a memory whose stored search record or haystacks are missing or damaged,
-/// from an index entry rebuilt from the memory itself.
-fn push_rebuilt(
+/// Adds a memory from an index entry built from the memory itself (the whole load,
+/// or a memory whose stored search record or haystacks are missing or damaged).
+fn push_entry(
     corpus: &mut Corpus,
     reader: &StoreReader,
     doc: u32,
     raw: Option<&[u8]>,
-    memory: &crate::model::Memory,
+    entry: &IndexEntry,
 ) -> StoreResult<()> {
-    let entry = IndexEntry::of(memory);
     let view = RecordView::parse(entry.record()).ok_or_else(|| corrupt(reader, doc))?;
-    corpus.push(doc, raw, &view, entry.text());
+    corpus.push(doc, raw, &view, entry.text(), entry.term_section());
     Ok(())
 }
 
@@ -137,51 +136,21 @@ fn index_table(
 }
 
 impl Searcher {
-    /// Builds the in-memory search state from a store snapshot. Search records stored
-    /// beside the memories are used as they are; a memory whose record is missing or
-    /// of another version is decoded and indexed here.
+    /// Builds the in-memory search state from a store snapshot, decoding and indexing
+    /// every memory (the terms BM25 scans are in no stored table), so it needs no
+    /// index table of the store; the searcher holds its own copy of every memory.
     pub fn load(reader: &StoreReader) -> StoreResult<Searcher> {
         let txn = reader.txn();
         let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
-        let records = index_table(reader, SEARCH_DOCS)?;
-        let haystacks = index_table(reader, HAYSTACKS)?;
-        let mut texts = haystacks.as_ref().map(ChunkCursor::new);
-        let mut record_iter = match &records {
-            Some(t) => Some(t.iter().map_err(|e| storage(reader, e))?.peekable()),
-            None => None,
-        };
         let mut corpus = Corpus::new();
-        for entry in memories.iter().map_err(|e| storage(reader, e))? {
-            let (doc, raw) = entry.map_err(|e| storage(reader, e))?;
-            let doc = doc.value();
-            let raw = raw.value();
-            let mut record = None;
-            if let Some(it) = record_iter.as_mut() {
-                while let Some(Ok((key, _))) = it.peek() {
-                    if key.value() >= doc {
-                        break;
-                    }
-                    it.next();
-                }
-                if let Some(Ok((key, _))) = it.peek()
-                    && key.value() == doc
-                {
-                    record = it.next().and_then(Result::ok).map(|(_, v)| v);
-                }
-            }
-            let text = match texts.as_mut() {
-                Some(t) => t.text(doc).map_err(|e| storage(reader, e))?,
-                None => None,
-            };
-            let view = record.as_ref().and_then(|r| RecordView::parse(r.value()));
-            match view.zip(text) {
-                Some((view, text)) => corpus.push(doc, Some(raw), &view, text),
-                None => {
-                    let memory = decode(raw).ok_or_else(|| corrupt(reader, doc))?;
-                    push_rebuilt(&mut corpus, reader, doc, Some(raw), &memory)?;
-                }
-            }
-        }
+        each_memory_indexed(
+            &memories,
+            |e| storage(reader, e),
+            |doc, raw, entry| {
+                let entry = entry.ok_or_else(|| corrupt(reader, doc))?;
+                push_entry(&mut corpus, reader, doc, Some(raw), &entry)
+            },
+        )?;
         corpus.finish();
         Ok(Searcher::with(corpus, None).preselected())
     }
@@ -200,7 +169,8 @@ impl Searcher {
     }
 
     /// The corpus from the search records alone; `None` when some memory has no record
-    /// (a store written before its index existed), so the full load must run.
+    /// or the postings are not complete (a store written before its index existed, or
+    /// by another version), so the full load must run.
     fn from_records(reader: &StoreReader) -> StoreResult<Option<Corpus>> {
         let txn = reader.txn();
         let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
@@ -215,22 +185,20 @@ impl Searcher {
         if count(memories.len())? != count(records.len())? {
             return Ok(None);
         }
-        // BM25 reads the persisted postings when they are complete; else terms are held
-        let current = crate::index::index_is_current(txn).map_err(|e| storage(reader, e))?;
-        let mut corpus = if current {
-            Corpus::without_terms()
-        } else {
-            Corpus::new()
-        };
+        // BM25 reads the persisted postings, so they must be complete
+        if !crate::index::index_is_current(txn).map_err(|e| storage(reader, e))? {
+            return Ok(None);
+        }
+        let mut corpus = Corpus::without_terms();
         for entry in records.iter().map_err(|e| storage(reader, e))? {
             let (doc, record) = entry.map_err(|e| storage(reader, e))?;
             let doc = doc.value();
             let text = texts.text(doc).map_err(|e| storage(reader, e))?;
             match RecordView::parse(record.value()).zip(text) {
-                Some((view, text)) => corpus.push(doc, None, &view, text),
+                Some((view, text)) => corpus.push(doc, None, &view, text, &[]),
                 None => {
                     let memory = reader.get_doc(doc)?.ok_or_else(|| corrupt(reader, doc))?;
-                    push_rebuilt(&mut corpus, reader, doc, None, &memory)?;
+                    push_entry(&mut corpus, reader, doc, None, &IndexEntry::of(&memory))?;
                 }
             }
         }

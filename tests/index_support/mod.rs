@@ -70,8 +70,8 @@ pub struct IndexContents {
     pub postings: BTreeMap<String, Vec<Posting>>,
     /// Every stored document with its facts, by document.
     pub facts: Vec<(u32, Fact)>,
-    /// Document → its distinct terms with frequencies, sorted by term.
-    pub terms: BTreeMap<u32, Vec<(String, u32)>>,
+    /// Document → the id and document length (number of tokens) of its search record.
+    pub records: BTreeMap<u32, (String, u32)>,
     /// Document → its haystacks in the haystacks table. Counted: every stored document.
     /// Read back: every slot of every stored chunk, with or without a memory.
     pub haystacks: BTreeMap<u32, Stacks>,
@@ -103,7 +103,9 @@ pub fn brute_force(store: &Store) -> IndexContents {
                 .or_default()
                 .push((doc, *tf));
         }
-        index.terms.insert(doc, counts.into_iter().collect());
+        index
+            .records
+            .insert(doc, (m.id.clone(), tokens.len() as u32));
         index.haystacks.insert(doc, Stacks::of(&m));
         index.haystack_chunks.insert(doc / haystacks::CHUNK_DOCS);
         index.facts.push((
@@ -187,7 +189,9 @@ pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
         let (doc, bytes) = entry.expect("entry");
         let record = SearchRecord::decode(bytes.value())
             .unwrap_or_else(|| panic!("search record {} does not decode", doc.value()));
-        index.terms.insert(doc.value(), record.terms);
+        index
+            .records
+            .insert(doc.value(), (record.id, record.length));
     }
     let haystacks_table = txn.open_table(HAYSTACKS).expect("haystacks table");
     let text = |doc: u32, which: &str, bytes: &[u8]| {
@@ -262,7 +266,7 @@ pub fn assert_index_exact(store: &Store, context: &str) -> BTreeMap<String, usiz
     assert_eq!(got.facts, want.facts, "{context}: facts");
     assert_totals(store, &want, context);
     // one record per stored memory, and none for another document
-    assert_eq!(got.terms, want.terms, "{context}: search records' terms");
+    assert_eq!(got.records, want.records, "{context}: search records");
     // a chunk is stored exactly when one of its documents holds a memory
     assert_eq!(
         got.haystack_chunks, want.haystack_chunks,
