@@ -28,7 +28,7 @@ pub fn term_score(idf: f64, tf: f64, dl: f64, avgdl: f64) -> f64 {
 /// Scores every memory of `set` (ascending slots; `member` marks the same slots) that
 /// contains a query term; only scores above zero are returned, in slot order. Uses the
 /// in-memory inverted index when it is built, the persisted one of `snapshot` when the
-/// corpus holds no terms, else scans each memory's stored terms; all give the very
+/// corpus holds no terms, else scans the terms each memory holds; all give the very
 /// same scores (same formula, terms summed in query order).
 pub(crate) fn search(
     c: &Corpus,

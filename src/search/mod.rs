@@ -2,8 +2,10 @@
 //! shared by the TUI and `memlens search`.
 //!
 //! [`Searcher`] holds one store snapshot in memory: numeric columns, interned types,
-//! modules and tags, the literal and fuzzy haystacks and each memory's BM25 terms, all
-//! read from the search records `index` keeps beside every memory. Every answer equals
+//! modules and tags and the literal and fuzzy haystacks, read from the search records
+//! and haystack chunks `index` keeps beside the memories ([`Searcher::open`], which
+//! reads BM25's terms from the persisted postings), or built from the memories
+//! themselves with each memory's BM25 terms ([`Searcher::load`]). Every answer equals
 //! the brute-force reading of SPEC §3 (`tests/search_oracle.rs` holds it to that).
 //! [`quick`] answers the commonest requests (the time-ordered list, BM25 relevance,
 //! under the default filters) from the persisted postings and facts alone, without

@@ -231,7 +231,7 @@ impl Searcher {
     /// density, rating (also Discovery's) and total significance (the Property tab's
     /// first field), so switching tabs never waits for a sort. Call it from a
     /// background thread after `load`; results never change, only their speed (BM25
-    /// without the index scans every memory's stored terms).
+    /// without the index scans every memory's terms).
     pub fn warm(&self) {
         if self.corpus.holds_terms {
             self.corpus.postings();
