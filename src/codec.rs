@@ -59,6 +59,44 @@ pub(crate) fn put_opt_f64(w: &mut Vec<u8>, v: Option<f64>) {
     }
 }
 
+/// Scores are written as ten-thousandths when they are exactly that (`0.7`, `0.095`,
+/// `-0.25`: the scores agents and people write), in two bytes instead of eight.
+const SCORE_SCALE: f64 = 10_000.0;
+/// The two-byte code that says the score's eight bytes follow.
+const SCORE_WIDE: u16 = u16::MAX;
+
+/// The score a two-byte code stands for (codes above `2 × SCORE_SCALE` stand for none).
+fn score_of(code: u16) -> Option<f64> {
+    (f64::from(code) <= 2.0 * SCORE_SCALE).then(|| (f64::from(code) - SCORE_SCALE) / SCORE_SCALE)
+}
+
+/// A score (weight, trust, confidence, a `feel_*` value): the two-byte code of its
+/// ten-thousandths from −1 to 1 when it reads back bit for bit, else [`SCORE_WIDE`]
+/// and its eight bytes, so every `f64` survives.
+pub(crate) fn put_score(w: &mut Vec<u8>, v: f64) {
+    let k = (v * SCORE_SCALE).round();
+    if (-SCORE_SCALE..=SCORE_SCALE).contains(&k) {
+        let code = (k + SCORE_SCALE) as u16;
+        if score_of(code).is_some_and(|back| back.to_bits() == v.to_bits()) {
+            w.extend(code.to_le_bytes());
+            return;
+        }
+    }
+    w.extend(SCORE_WIDE.to_le_bytes());
+    w.extend(v.to_le_bytes());
+}
+
+/// A byte saying whether a score follows, then the [`put_score`] score.
+pub(crate) fn put_opt_score(w: &mut Vec<u8>, v: Option<f64>) {
+    match v {
+        Some(v) => {
+            w.push(1);
+            put_score(w, v);
+        }
+        None => w.push(0),
+    }
+}
+
 /// A byte saying whether a `u32` follows, then the `u32`.
 pub(crate) fn put_opt_u32(w: &mut Vec<u8>, v: Option<u32>) {
     match v {
@@ -80,14 +118,24 @@ pub(crate) fn code_of<T: PartialEq>(all: &[T], v: &T) -> u8 {
     all.iter().position(|x| x == v).unwrap_or(0) as u8
 }
 
-/// The `feel_*` scores: a mask of those present ([`put_u32`]), then each present one.
+/// The `feel_*` scores: a mask of those present ([`put_u32`]), then each present one
+/// ([`put_score`]).
 pub(crate) fn put_feel(w: &mut Vec<u8>, feel: &[Option<f64>; FEEL_COUNT]) {
+    put_feel_by(w, feel, put_score);
+}
+
+/// [`put_feel`] with each present score written by `value`.
+pub(crate) fn put_feel_by(
+    w: &mut Vec<u8>,
+    feel: &[Option<f64>; FEEL_COUNT],
+    value: impl Fn(&mut Vec<u8>, f64),
+) {
     let mask = (0..FEEL_COUNT)
         .filter(|&i| feel[i].is_some())
         .fold(0u32, |acc, i| acc | (1 << i));
     put_u32(w, mask);
-    for v in feel.iter().flatten() {
-        w.extend(v.to_le_bytes());
+    for &v in feel.iter().flatten() {
+        value(w, v);
     }
 }
 
@@ -191,8 +239,33 @@ impl<'a> Reader<'a> {
     pub(crate) fn code<T: Copy>(&mut self, all: &[T]) -> Option<T> {
         all.get(usize::from(self.u8()?)).copied()
     }
+    /// A [`put_score`] score.
+    pub(crate) fn score(&mut self) -> Option<f64> {
+        match u16::from_le_bytes(self.take(2)?.try_into().ok()?) {
+            SCORE_WIDE => self.f64(),
+            code => score_of(code),
+        }
+    }
+    /// A [`put_opt_score`] score.
+    pub(crate) fn opt_score(&mut self) -> Option<Option<f64>> {
+        match self.u8()? {
+            0 => Some(None),
+            _ => Some(Some(self.score()?)),
+        }
+    }
     /// [`put_feel`] scores; `None` when the mask names a dimension that does not exist.
     pub(crate) fn feel(&mut self) -> Option<[Option<f64>; FEEL_COUNT]> {
+        self.feel_by(Self::score)
+    }
+    /// `feel_*` scores each in eight bytes, as compact memories of the first version
+    /// hold them.
+    pub(crate) fn feel_f64(&mut self) -> Option<[Option<f64>; FEEL_COUNT]> {
+        self.feel_by(Self::f64)
+    }
+    fn feel_by(
+        &mut self,
+        value: impl Fn(&mut Self) -> Option<f64>,
+    ) -> Option<[Option<f64>; FEEL_COUNT]> {
         let mask = self.u32()?;
         if mask >> FEEL_COUNT != 0 {
             return None;
@@ -200,7 +273,7 @@ impl<'a> Reader<'a> {
         let mut feel = [None; FEEL_COUNT];
         for (i, slot) in feel.iter_mut().enumerate() {
             if mask & (1 << i) != 0 {
-                *slot = Some(self.f64()?);
+                *slot = Some(value(self)?);
             }
         }
         Some(feel)
@@ -256,5 +329,58 @@ mod tests {
         );
         let six = [0x80, 0x80, 0x80, 0x80, 0x80, 0x00];
         assert_eq!(Reader { bytes: &six, at: 0 }.varint(), None);
+    }
+
+    /// The score read back from its [`put_score`] bytes, and how many bytes it took.
+    fn score_round_trip(v: f64) -> (f64, usize) {
+        let mut w = Vec::new();
+        put_score(&mut w, v);
+        let mut r = Reader { bytes: &w, at: 0 };
+        let back = r.score().expect("a score");
+        assert_eq!(r.at, w.len(), "{v}: bytes left over");
+        (back, w.len())
+    }
+
+    #[test]
+    fn scores_of_few_decimals_take_two_bytes_and_every_score_reads_back_bit_for_bit() {
+        for v in [
+            0.0, 0.5, 1.0, -1.0, 0.095, 0.7, -0.25, 0.0001, -0.9999, 0.637,
+        ] {
+            assert_eq!(score_round_trip(v), (v, 2), "{v}");
+        }
+        let wide = [
+            -0.0,
+            0.1 + 0.2,
+            0.00005,
+            1.0001,
+            -1.5,
+            1e-300,
+            f64::MAX,
+            f64::INFINITY,
+            2.0_f64.sqrt() / 2.0,
+        ];
+        for v in wide {
+            let (back, len) = score_round_trip(v);
+            assert_eq!((back.to_bits(), len), (v.to_bits(), 10), "{v}");
+        }
+        let (nan, len) = score_round_trip(f64::NAN);
+        assert!(nan.is_nan() && len == 10);
+        // a two-byte code that stands for no score is damage
+        let bad = (2 * SCORE_SCALE as u16 + 1).to_le_bytes();
+        assert_eq!(Reader { bytes: &bad, at: 0 }.score(), None);
+        assert_eq!(Reader { bytes: &[1], at: 0 }.score(), None, "cut short");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_score_reads_back_bit_for_bit(bits in proptest::num::u64::ANY, k in -10_000i32..=10_000) {
+            let v = f64::from_bits(bits);
+            let (back, _) = score_round_trip(v);
+            proptest::prop_assert_eq!(back.to_bits(), v.to_bits());
+            let written = f64::from(k) / 10_000.0;
+            proptest::prop_assert_eq!(score_round_trip(written), (written, 2));
+            let text: f64 = format!("{:.4}", written).parse().expect("a number");
+            proptest::prop_assert_eq!(score_round_trip(text).1, 2);
+        }
     }
 }

@@ -989,9 +989,10 @@ fn a_store_of_index_version_1_gains_its_haystacks_on_open() {
 fn a_store_of_an_older_index_version_has_its_search_records_rewritten_on_open() {
     // index version 3 stored term lengths and frequencies in four bytes each (record
     // version 1); version 4 kept the haystacks in every record too (record version 2);
-    // version 5 kept each memory's terms in its record (record version 3). This build
-    // reads none of these records.
-    for (index_version, record_version) in [(3u32, 1u8), (4, 2), (5, 3)] {
+    // version 5 kept each memory's terms in its record (record version 3); version 6
+    // every score in eight bytes (record version 4). This build reads none of these
+    // records.
+    for (index_version, record_version) in [(3u32, 1u8), (4, 2), (5, 3), (6, 4)] {
         older_records_are_rewritten(index_version, record_version);
     }
 }

@@ -9,8 +9,8 @@ use super::tokenize::{
     HEADLINE_CHARS, for_each_ascii_run, for_each_field, for_each_token, sort_prefix,
 };
 use crate::codec::{
-    code_of, len_u32, put_feel, put_i64, put_list_of, put_opt_f64, put_opt_str, put_opt_u32,
-    put_str, put_term, put_u32,
+    code_of, len_u32, put_feel, put_i64, put_list_of, put_opt_score, put_opt_str, put_opt_u32,
+    put_score, put_str, put_term, put_u32,
 };
 use crate::model::{Memory, Scope, Status};
 use std::cell::RefCell;
@@ -50,9 +50,9 @@ pub fn encode_record(m: &Memory, w: &mut Vec<u8>) -> TermSection {
     w.push(code_of(Status::ALL, &m.status));
     put_opt_str(w, m.module.as_deref());
     put_list_of(w, m.tags.iter().map(String::as_str));
-    w.extend(m.weight.to_le_bytes());
-    w.extend(m.trust.to_le_bytes());
-    put_opt_f64(w, m.confidence);
+    put_score(w, m.weight);
+    put_score(w, m.trust);
+    put_opt_score(w, m.confidence);
     put_i64(w, m.created_at.0);
     put_i64(w, m.updated_at.0);
     w.push(u8::from(m.deleted_at.is_some()));

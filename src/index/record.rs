@@ -7,14 +7,15 @@
 
 use super::tokenize::{for_each_field, for_each_token};
 use crate::codec::{
-    Reader, code_of, len_u32, put_feel, put_i64, put_list, put_opt_f64, put_opt_str, put_opt_u32,
-    put_str, put_u32,
+    Reader, code_of, len_u32, put_feel, put_i64, put_list, put_opt_score, put_opt_str, put_opt_u32,
+    put_score, put_str, put_u32,
 };
 use crate::model::{FEEL_COUNT, Memory, Scope, Status};
 
 /// Version byte at the start of every encoded record; a record with another version is
-/// rebuilt from the memory itself. (Version 3 also held the memory's terms.)
-pub const RECORD_VERSION: u8 = 4;
+/// rebuilt from the memory itself. (Version 3 also held the memory's terms; version 4
+/// held every score in eight bytes.)
+pub const RECORD_VERSION: u8 = 5;
 
 /// What search keeps of one memory.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,9 +98,9 @@ impl SearchRecord {
         w.push(code_of(Status::ALL, &self.status));
         put_opt_str(&mut w, self.module.as_deref());
         put_list(&mut w, &self.tags);
-        w.extend(self.weight.to_le_bytes());
-        w.extend(self.trust.to_le_bytes());
-        put_opt_f64(&mut w, self.confidence);
+        put_score(&mut w, self.weight);
+        put_score(&mut w, self.trust);
+        put_opt_score(&mut w, self.confidence);
         put_i64(&mut w, self.created_at);
         put_i64(&mut w, self.updated_at);
         w.push(u8::from(self.deleted));
@@ -200,9 +201,9 @@ impl<'a> RecordView<'a> {
             _ => Some(r.str()?),
         };
         let tags = str_list(r.list()?);
-        let weight = r.f64()?;
-        let trust = r.f64()?;
-        let confidence = r.opt_f64()?;
+        let weight = r.score()?;
+        let trust = r.score()?;
+        let confidence = r.opt_score()?;
         let created_at = r.i64()?;
         let updated_at = r.i64()?;
         let deleted = r.u8()? != 0;

@@ -2,17 +2,22 @@
 //! half the bytes of its JSON line (the `feel_*` names and the decimal numbers are what
 //! make the line long), so a store is smaller and an import writes less. It starts with
 //! [`COMPACT_TAG`], never `{`: stores written before it hold JSON lines, which are
-//! still read.
+//! still read. Scores (weight, trust, confidence, `feel_*`) take two bytes when they
+//! have at most four decimals ([`crate::codec`]); memories written with
+//! [`COMPACT_TAG_WIDE`], every score in eight bytes, are still read.
 
 use crate::codec::{
-    Reader, code_of, put_feel, put_i64, put_list, put_opt_f64, put_opt_str, put_opt_u32, put_str,
-    put_u32,
+    Reader, code_of, put_feel_by, put_i64, put_list, put_opt_f64, put_opt_str, put_opt_u32,
+    put_score, put_str, put_u32,
 };
 use crate::model::{Memory, Relationship, Scope, Source, Status, Timestamp};
 use serde_json::{Map, Value};
 
 /// The first byte of the compact form.
-pub const COMPACT_TAG: u8 = 1;
+pub const COMPACT_TAG: u8 = 2;
+/// The first byte of the compact form's first version, which held every score in
+/// eight bytes.
+pub const COMPACT_TAG_WIDE: u8 = 1;
 
 fn put_opt_time(w: &mut Vec<u8>, t: Option<Timestamp>) {
     match t {
@@ -26,7 +31,19 @@ fn put_opt_time(w: &mut Vec<u8>, t: Option<Timestamp>) {
 
 /// Appends the compact form of `m` to `w`.
 pub fn encode_into(m: &Memory, w: &mut Vec<u8>) {
-    w.push(COMPACT_TAG);
+    encode_with(m, w, false);
+}
+
+/// [`encode_into`], or when `wide` the form of [`COMPACT_TAG_WIDE`].
+fn encode_with(m: &Memory, w: &mut Vec<u8>, wide: bool) {
+    let score = |w: &mut Vec<u8>, v: f64| {
+        if wide {
+            w.extend(v.to_le_bytes());
+        } else {
+            put_score(w, v);
+        }
+    };
+    w.push(if wide { COMPACT_TAG_WIDE } else { COMPACT_TAG });
     put_str(w, &m.id);
     put_opt_str(w, m.title.as_deref());
     put_str(w, &m.body);
@@ -35,9 +52,15 @@ pub fn encode_into(m: &Memory, w: &mut Vec<u8>) {
     put_opt_str(w, m.module.as_deref());
     w.push(code_of(Status::ALL, &m.status));
     put_list(w, &m.tags);
-    w.extend(m.weight.to_le_bytes());
-    w.extend(m.trust.to_le_bytes());
-    put_opt_f64(w, m.confidence);
+    score(w, m.weight);
+    score(w, m.trust);
+    match m.confidence {
+        Some(v) => {
+            w.push(1);
+            score(w, v);
+        }
+        None => w.push(0),
+    }
     put_i64(w, m.created_at.0);
     put_i64(w, m.updated_at.0);
     put_opt_time(w, m.deleted_at);
@@ -53,7 +76,7 @@ pub fn encode_into(m: &Memory, w: &mut Vec<u8>) {
         put_opt_f64(w, r.strength);
     }
     put_opt_u32(w, m.rem_visits);
-    put_feel(w, &m.feel);
+    put_feel_by(w, &m.feel, score);
     match &m.source {
         Some(s) => {
             w.push(1);
@@ -97,9 +120,12 @@ fn strings(r: &mut Reader<'_>) -> Option<Vec<String>> {
 /// damaged (cut short, run on, or decoding to a memory the store would have refused).
 pub fn decode(bytes: &[u8]) -> Option<Memory> {
     let mut r = Reader { bytes, at: 0 };
-    if r.u8()? != COMPACT_TAG {
-        return None;
-    }
+    let wide = match r.u8()? {
+        COMPACT_TAG => false,
+        COMPACT_TAG_WIDE => true,
+        _ => return None,
+    };
+    let score = |r: &mut Reader<'_>| if wide { r.f64() } else { r.score() };
     let mut m = Memory::new(string(&mut r)?, String::new(), Timestamp(0));
     m.title = opt(&mut r, string)?;
     m.body = string(&mut r)?;
@@ -108,9 +134,9 @@ pub fn decode(bytes: &[u8]) -> Option<Memory> {
     m.module = opt(&mut r, string)?;
     m.status = r.code(Status::ALL)?;
     m.tags = strings(&mut r)?;
-    m.weight = r.f64()?;
-    m.trust = r.f64()?;
-    m.confidence = r.opt_f64()?;
+    m.weight = score(&mut r)?;
+    m.trust = score(&mut r)?;
+    m.confidence = opt(&mut r, score)?;
     m.created_at = Timestamp(r.i64()?);
     m.updated_at = Timestamp(r.i64()?);
     m.deleted_at = opt(&mut r, |r| r.i64().map(Timestamp))?;
@@ -130,7 +156,7 @@ pub fn decode(bytes: &[u8]) -> Option<Memory> {
         })
         .collect::<Option<_>>()?;
     m.rem_visits = r.opt_u32()?;
-    m.feel = r.feel()?;
+    m.feel = if wide { r.feel_f64()? } else { r.feel()? };
     m.source = opt(&mut r, |r| {
         Some(Source {
             system: string(r)?,
@@ -145,4 +171,42 @@ pub fn decode(bytes: &[u8]) -> Option<Memory> {
     }
     let whole = r.at == bytes.len();
     (whole && m.validate().is_empty() && m.is_normalised()).then_some(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memories_read_back_from_both_forms_and_scores_take_less_room() {
+        let spec = crate::corpus::CorpusSpec {
+            seed: 11,
+            size: 300,
+            body_bytes_target: 200,
+        };
+        let (mut narrow_bytes, mut wide_bytes) = (0, 0);
+        for mut m in crate::corpus::generate(spec) {
+            if m.id.ends_with('7') {
+                // scores that need all eight bytes still read back
+                m.weight = 0.1 + 0.2;
+                m.feel[0] = Some(-0.0);
+                m.confidence = Some(1.0 / 3.0);
+            }
+            let mut narrow = Vec::new();
+            encode_into(&m, &mut narrow);
+            let mut wide = Vec::new();
+            encode_with(&m, &mut wide, true);
+            assert_eq!(decode(&narrow).as_ref(), Some(&m), "{}", m.id);
+            assert_eq!(decode(&wide).as_ref(), Some(&m), "{} (wide)", m.id);
+            assert_eq!(
+                decode(&narrow[..narrow.len() - 1]),
+                None,
+                "{} cut short",
+                m.id
+            );
+            narrow_bytes += narrow.len();
+            wide_bytes += wide.len();
+        }
+        assert!(narrow_bytes < wide_bytes, "{narrow_bytes} vs {wide_bytes}");
+    }
 }
