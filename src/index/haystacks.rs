@@ -4,7 +4,6 @@
 //! the only stored copy of that text: opening a store reads them beside the search
 //! records.
 
-use crate::model::Memory;
 use memchr::memmem::Finder;
 use redb::{AccessGuard, ReadableTable, StorageError, Table, TableDefinition};
 
@@ -29,15 +28,6 @@ pub struct Haystacks {
 }
 
 impl Haystacks {
-    /// The haystacks of a memory.
-    pub fn of(m: &Memory) -> Haystacks {
-        let mut literal = Vec::with_capacity(m.body.len() + m.id.len() + 32);
-        super::prepare::literal_into(m, &mut literal);
-        let mut fuzzy = Vec::new();
-        super::prepare::fuzzy_into(m, &mut fuzzy);
-        Haystacks { literal, fuzzy }
-    }
-
     /// The haystacks borrowed; `None` when the fuzzy one is not UTF-8.
     pub fn text(&self) -> Option<Text<'_>> {
         Text::new(&self.literal, &self.fuzzy)
