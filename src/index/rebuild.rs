@@ -1,6 +1,7 @@
 //! Rebuilding the index (search records, postings, facts and haystacks) from the
 //! stored memories, for stores written before it existed (or of another index
-//! version), and the marker that says the index of a store is complete.
+//! version), and the marker that says the index of a store is complete. The pass that
+//! decodes and indexes every memory on both cores also serves `Searcher::load`.
 
 use super::facts::FACTS;
 use super::haystacks::HAYSTACKS;
@@ -15,7 +16,8 @@ pub const KEY_INDEX: &str = "index_version";
 /// The version of the persisted postings and facts this build writes.
 pub const INDEX_VERSION: u32 = 7;
 
-/// Memories decoded at a time while rebuilding (enough to share between the cores).
+/// Memories decoded at a time while rebuilding or loading (enough to share between the
+/// cores).
 const BATCH: usize = 16_384;
 
 /// True when the snapshot's postings and facts are complete and of this version, so
