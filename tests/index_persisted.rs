@@ -19,7 +19,7 @@ use memlens::store::tables::META;
 use memlens::store::{Prepared, Store, StoreWriter};
 use proptest::prelude::*;
 use proptest::sample::Index;
-use redb::{ReadableDatabase, ReadableTable, TableHandle};
+use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, TableHandle};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -526,17 +526,20 @@ fn stored_haystacks(store: &Store, id: &str) -> (String, String) {
     let reader = store.read().expect("read");
     let doc = reader.doc_of(id).expect("ids").expect("stored");
     let table = reader.txn().open_table(HAYSTACKS).expect("haystacks");
-    let bytes = table
-        .get(doc / haystacks::CHUNK_DOCS)
-        .expect("get")
-        .expect("chunk stored");
+    let (first, bytes) = table
+        .range(..=doc)
+        .expect("range")
+        .next_back()
+        .expect("chunk stored")
+        .expect("entry");
     let c = Chunk::parse(bytes.value()).expect("chunk parses");
-    let slot = (doc % haystacks::CHUNK_DOCS) as usize;
+    let slot = (doc - first.value()) as usize;
+    assert!(slot < c.len(), "document {doc} lies in no chunk");
     let text = |b: &[u8]| String::from_utf8(b.to_vec()).expect("UTF-8");
     (text(c.literal(slot)), text(c.fuzzy(slot)))
 }
 
-/// The numbers of the stored haystacks chunks.
+/// The first documents of the stored haystacks chunks.
 fn haystack_chunks(store: &Store) -> Vec<u32> {
     let reader = store.read().expect("read");
     let table = reader.txn().open_table(HAYSTACKS).expect("haystacks");
@@ -607,16 +610,18 @@ fn haystacks_cut_the_headline_skip_blank_lines_and_lowercase_every_field() {
 #[test]
 fn a_haystacks_chunk_whose_memories_are_all_purged_is_removed() {
     let (_dir, store) = temp_store();
-    let per_chunk = haystacks::CHUNK_DOCS as usize;
+    // these memories are small: a chunk holds as many as it may
+    let per_chunk = haystacks::MAX_SLOTS;
+    let at = |k: usize| (k * per_chunk) as u32;
     put_all(&store, (0..3 * per_chunk).map(|i| numbered(i, false)));
-    assert_eq!(haystack_chunks(&store), [0, 1, 2]);
+    assert_eq!(haystack_chunks(&store), [at(0), at(1), at(2)]);
     // purge every memory of the middle chunk, found by its document
     let middle: Vec<String> = {
         let reader = store.read().expect("read");
         let mut ids = Vec::new();
         reader
             .for_each(|doc, m| {
-                if doc / haystacks::CHUNK_DOCS == 1 {
+                if doc as usize / per_chunk == 1 {
                     ids.push(m.id)
                 }
             })
@@ -630,14 +635,14 @@ fn a_haystacks_chunk_whose_memories_are_all_purged_is_removed() {
     }
     w.commit().expect("commit");
     assert_index_exact(&store, "half of the middle chunk purged");
-    assert_eq!(haystack_chunks(&store), [0, 1, 2]);
+    assert_eq!(haystack_chunks(&store), [at(0), at(1), at(2)]);
     let mut w = store.write().expect("write");
     for id in &middle[per_chunk / 2..] {
         w.purge(id).expect("purge");
     }
     w.commit().expect("commit");
     assert_index_exact(&store, "the middle chunk purged");
-    assert_eq!(haystack_chunks(&store), [0, 2]);
+    assert_eq!(haystack_chunks(&store), [at(0), at(2)]);
     // put back, they take new documents after the last one
     let mut w = store.write().expect("write");
     for id in &middle {
@@ -646,7 +651,7 @@ fn a_haystacks_chunk_whose_memories_are_all_purged_is_removed() {
     }
     w.commit().expect("commit");
     assert_index_exact(&store, "the middle chunk's memories put back");
-    assert_eq!(haystack_chunks(&store), [0, 2, 3]);
+    assert_eq!(haystack_chunks(&store), [at(0), at(2), at(3)]);
 }
 
 // ---------------------------------------------------------------------------------
@@ -1117,23 +1122,36 @@ fn replace_blocks(txn: &redb::WriteTransaction, term: &str, blocks: &[(u32, Vec<
     }
 }
 
-/// The haystacks of every slot of a stored chunk in a closed store file.
-fn raw_chunk(txn: &redb::WriteTransaction, chunk: u32) -> Vec<Haystacks> {
+/// The first document of the `nth` stored chunk in a closed store file.
+fn chunk_key(txn: &redb::WriteTransaction, nth: usize) -> u32 {
     let table = txn.open_table(HAYSTACKS).expect("haystacks");
-    let bytes = table.get(chunk).expect("get").expect("chunk stored");
+    let mut keys = table
+        .iter()
+        .expect("iter")
+        .map(|e| e.expect("entry").0.value());
+    keys.nth(nth).expect("chunk stored")
+}
+
+/// The first document and the haystacks of every slot of the `nth` stored chunk in a
+/// closed store file.
+fn raw_chunk(txn: &redb::WriteTransaction, nth: usize) -> (u32, Vec<Haystacks>) {
+    let first = chunk_key(txn, nth);
+    let table = txn.open_table(HAYSTACKS).expect("haystacks");
+    let bytes = table.get(first).expect("get").expect("chunk stored");
     let c = Chunk::parse(bytes.value()).expect("chunk parses");
-    (0..haystacks::CHUNK_DOCS as usize)
+    let docs = (0..c.len())
         .map(|s| Haystacks {
             literal: c.literal(s).to_vec(),
             fuzzy: c.fuzzy(s).to_vec(),
         })
-        .collect()
+        .collect();
+    (first, docs)
 }
 
-fn put_chunk(txn: &redb::WriteTransaction, chunk: u32, docs: &[Haystacks]) {
+fn put_chunk(txn: &redb::WriteTransaction, first: u32, docs: &[Haystacks]) {
     let mut table = txn.open_table(HAYSTACKS).expect("haystacks");
     table
-        .insert(chunk, haystacks::encode(docs).as_slice())
+        .insert(first, haystacks::encode(docs).as_slice())
         .expect("insert");
 }
 
@@ -1218,56 +1236,69 @@ fn the_checker_notices_every_kind_of_damage() {
             "a wrong literal text",
             &["literal haystack of document", "in the haystacks table"],
             |txn| {
-                let mut docs = raw_chunk(txn, 0);
+                let (first, mut docs) = raw_chunk(txn, 0);
                 let s = slot_where(&docs, true);
                 docs[s].literal.extend_from_slice(b" extra");
-                put_chunk(txn, 0, &docs);
+                put_chunk(txn, first, &docs);
             },
         ),
         (
             "a wrong fuzzy text",
             &["fuzzy haystack of document", "in the haystacks table"],
             |txn| {
-                let mut docs = raw_chunk(txn, 1);
+                let (first, mut docs) = raw_chunk(txn, 1);
                 let s = slot_where(&docs, true);
                 docs[s].fuzzy.insert(0, b'z');
-                put_chunk(txn, 1, &docs);
+                put_chunk(txn, first, &docs);
             },
         ),
         (
             "text where no memory is",
             &["holds no memory but has haystacks in the haystacks table"],
             |txn| {
-                let mut docs = raw_chunk(txn, 0);
+                let (first, mut docs) = raw_chunk(txn, 0);
                 let s = slot_where(&docs, false);
                 docs[s].fuzzy = b"ghost".to_vec();
-                put_chunk(txn, 0, &docs);
+                put_chunk(txn, first, &docs);
             },
         ),
         (
             "a haystacks chunk missing",
             &["haystacks chunks stored"],
             |txn| {
+                let first = chunk_key(txn, 1);
                 let mut table = txn.open_table(HAYSTACKS).expect("haystacks");
-                table.remove(1).expect("remove").expect("chunk 1 stored");
+                table.remove(first).expect("remove").expect("chunk stored");
             },
         ),
         (
             "a haystacks chunk of empty slots",
             &["haystacks chunks stored"],
             |txn| {
-                let empty = vec![Haystacks::default(); haystacks::CHUNK_DOCS as usize];
-                put_chunk(txn, 7, &empty);
+                let (last, docs) = {
+                    let table = txn.open_table(HAYSTACKS).expect("haystacks");
+                    let n = table.len().expect("len") as usize;
+                    drop(table);
+                    raw_chunk(txn, n - 1)
+                };
+                let end = last + docs.len() as u32;
+                put_chunk(txn, end + 10, &vec![Haystacks::default(); 8]);
             },
         ),
         (
             "an undecodable haystacks chunk",
-            &["haystacks chunk 2 cannot be decoded"],
+            &["haystacks chunk at document", "cannot be decoded"],
             |txn| {
+                let first = chunk_key(txn, 2);
                 let mut table = txn.open_table(HAYSTACKS).expect("haystacks");
-                let mut bytes = table.get(2).expect("get").expect("stored").value().to_vec();
+                let mut bytes = table
+                    .get(first)
+                    .expect("get")
+                    .expect("stored")
+                    .value()
+                    .to_vec();
                 bytes.pop();
-                table.insert(2, bytes.as_slice()).expect("insert");
+                table.insert(first, bytes.as_slice()).expect("insert");
             },
         ),
     ];

@@ -508,7 +508,7 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
             } else {
                 let bytes = texts.get(0u32).unwrap().unwrap().value().to_vec();
                 let c = Chunk::parse(&bytes).unwrap();
-                let mut slots: Vec<Haystacks> = (0..haystacks::CHUNK_DOCS as usize)
+                let mut slots: Vec<Haystacks> = (0..c.len())
                     .map(|s| Haystacks {
                         literal: c.literal(s).to_vec(),
                         fuzzy: c.fuzzy(s).to_vec(),

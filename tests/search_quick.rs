@@ -348,10 +348,19 @@ fn a_literal_scan_shared_between_cores_gives_the_full_answer() {
     );
     // a chunk gone from the second core's share
     {
-        use memlens::index::haystacks::{CHUNK_DOCS, HAYSTACKS};
+        use memlens::index::haystacks::HAYSTACKS;
+        use redb::ReadableTable;
         let w = store.write().expect("write");
-        let chunk = (n as u32 * 3 / 4) / CHUNK_DOCS;
         let mut table = w.txn().open_table(HAYSTACKS).expect("haystacks");
+        // the chunk holding the document three quarters of the way in
+        let chunk = table
+            .range(..=(n as u32 * 3 / 4))
+            .expect("range")
+            .next_back()
+            .expect("a chunk")
+            .expect("entry")
+            .0
+            .value();
         assert!(table.remove(chunk).expect("remove").is_some());
         drop(table);
         w.commit().expect("commit");

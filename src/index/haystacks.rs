@@ -1,21 +1,37 @@
 //! The persisted literal and fuzzy haystacks, packed in chunks of consecutive
-//! documents, so a literal or fuzzy query over the whole store reads a few hundred
+//! documents, so a literal or fuzzy query over the whole store reads a few thousand
 //! large values (only the text it searches) instead of one record per memory. They are
 //! the only stored copy of that text: opening a store reads them beside the search
 //! records.
+//!
+//! A chunk holds up to [`MAX_SLOTS`] consecutive documents, as many as fit in
+//! [`TARGET_BYTES`] (a chunk of one large memory may be larger): redb stores a value
+//! larger than a page in a run of pages whose count is a power of two, so a chunk that
+//! just fits 64 KiB leaves almost nothing of its run unused, whatever the size of the
+//! memories, where a fixed number of documents left a third of it on average. Each
+//! chunk is stored under its first document; [`apply`] (in `haystack_writes`) builds
+//! and changes them.
 
 use memchr::memmem::Finder;
-use redb::{AccessGuard, ReadableTable, StorageError, Table, TableDefinition};
+use redb::{AccessGuard, ReadableTable, StorageError, TableDefinition};
+use std::ops::Bound;
 
-/// Chunk number (document / [`CHUNK_DOCS`]) → the haystacks of its documents.
+pub(crate) use super::haystack_writes::apply;
+
+/// A chunk's first document → the haystacks of its documents.
 pub const HAYSTACKS: TableDefinition<u32, &[u8]> = TableDefinition::new("haystacks");
 
-/// Documents per chunk (small, so one write rewrites little).
-pub const CHUNK_DOCS: u32 = 256;
+/// The most documents a chunk holds.
+pub const MAX_SLOTS: usize = 256;
 
-const SLOTS: usize = CHUNK_DOCS as usize;
-/// Bytes of the two offset tables at the start of a chunk.
-const HEADER: usize = 2 * (SLOTS + 1) * 4;
+/// The size a write fills a chunk up to: a 64 KiB run of pages, less room for the
+/// page header redb puts before the value.
+pub const TARGET_BYTES: usize = (64 << 10) - 256;
+
+/// Bytes of a chunk's header: its slot count and the two offset tables.
+pub(crate) const fn header_bytes(slots: usize) -> usize {
+    4 + 2 * (slots + 1) * 4
+}
 
 /// The literal (lowercased) and fuzzy haystacks of one document; both empty when the
 /// document holds no memory.
@@ -62,19 +78,24 @@ impl<'a> Text<'a> {
 /// A stored chunk read in place.
 pub struct Chunk<'a> {
     bytes: &'a [u8],
+    slots: usize,
 }
 
 fn offset(bytes: &[u8], i: usize) -> Option<usize> {
-    let at = i * 4;
+    let at = 4 + i * 4;
     Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?) as usize)
 }
 
 impl<'a> Chunk<'a> {
     /// Checks a stored chunk; `None` when it is damaged.
     pub fn parse(bytes: &'a [u8]) -> Option<Chunk<'a>> {
-        let data = bytes.len().checked_sub(HEADER)?;
+        let slots = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?) as usize;
+        if slots == 0 || slots > MAX_SLOTS {
+            return None;
+        }
+        let data = bytes.len().checked_sub(header_bytes(slots))?;
         let mut last = 0;
-        for i in 0..2 * (SLOTS + 1) {
+        for i in 0..2 * (slots + 1) {
             let o = offset(bytes, i)?;
             // the fuzzy table starts where the literal one ends; neither runs backwards
             if o < last || o > data {
@@ -82,21 +103,35 @@ impl<'a> Chunk<'a> {
             }
             last = o;
         }
-        (offset(bytes, SLOTS)? == offset(bytes, SLOTS + 1)?
-            && offset(bytes, 2 * SLOTS + 1)? == data)
-            .then_some(Chunk { bytes })
+        (offset(bytes, slots)? == offset(bytes, slots + 1)?
+            && offset(bytes, 2 * slots + 1)? == data)
+            .then_some(Chunk { bytes, slots })
+    }
+
+    /// How many documents it holds (some perhaps without a memory).
+    pub fn len(&self) -> usize {
+        self.slots
+    }
+
+    /// True when it holds no document (never, for a parsed chunk).
+    pub fn is_empty(&self) -> bool {
+        self.slots == 0
+    }
+
+    fn start(&self, table: usize, slot: usize) -> usize {
+        offset(self.bytes, table * (self.slots + 1) + slot).unwrap_or(0)
     }
 
     fn range(&self, table: usize, slot: usize) -> &'a [u8] {
-        let base = table * (SLOTS + 1);
-        let (from, to) = (
-            offset(self.bytes, base + slot).unwrap_or(0),
-            offset(self.bytes, base + slot + 1).unwrap_or(0),
-        );
-        self.bytes.get(HEADER + from..HEADER + to).unwrap_or(&[])
+        if slot >= self.slots {
+            return &[];
+        }
+        let (from, to) = (self.start(table, slot), self.start(table, slot + 1));
+        let header = header_bytes(self.slots);
+        self.bytes.get(header + from..header + to).unwrap_or(&[])
     }
 
-    /// The literal haystack of slot `slot` (document `chunk * CHUNK_DOCS + slot`).
+    /// The literal haystack of slot `slot` (the chunk's first document + `slot`).
     pub fn literal(&self, slot: usize) -> &'a [u8] {
         self.range(0, slot)
     }
@@ -120,18 +155,20 @@ impl<'a> Chunk<'a> {
     /// looks for (`len` bytes long), in one pass over the chunk's literal text: a match
     /// counts only when it lies inside one haystack.
     pub fn literal_hits(&self, finder: &Finder<'_>, len: usize, mut hit: impl FnMut(usize)) {
-        let start = |slot: usize| offset(self.bytes, slot).unwrap_or(0);
-        let text = self.bytes.get(HEADER..HEADER + start(SLOTS)).unwrap_or(&[]);
+        let slots = self.slots;
+        let start = |slot: usize| self.start(0, slot);
+        let header = header_bytes(slots);
+        let text = self.bytes.get(header..header + start(slots)).unwrap_or(&[]);
         let mut at = 0;
         while let Some(found) = text.get(at..).and_then(|rest| finder.find(rest)) {
             let p = at + found;
             // the slot whose haystack holds position p: the last starting at or before it
-            let (mut lo, mut hi) = (0, SLOTS);
+            let (mut lo, mut hi) = (0, slots);
             while lo + 1 < hi {
                 let mid = (lo + hi) / 2;
                 if start(mid) <= p { lo = mid } else { hi = mid }
             }
-            let slot = (lo..SLOTS).find(|&s| start(s + 1) > p).unwrap_or(SLOTS - 1);
+            let slot = (lo..slots).find(|&s| start(s + 1) > p).unwrap_or(slots - 1);
             let end = start(slot + 1);
             if p + len <= end {
                 hit(slot);
@@ -143,7 +180,7 @@ impl<'a> Chunk<'a> {
     }
 }
 
-/// The stored form of a chunk's haystacks (exactly [`CHUNK_DOCS`] of them).
+/// The stored form of a chunk holding `docs` (consecutive documents; at least one).
 pub fn encode(docs: &[Haystacks]) -> Vec<u8> {
     let slots: Vec<Slot<'_>> = docs
         .iter()
@@ -153,15 +190,16 @@ pub fn encode(docs: &[Haystacks]) -> Vec<u8> {
 }
 
 /// One document's literal and fuzzy haystacks as bytes (both empty: no memory).
-type Slot<'a> = (&'a [u8], &'a [u8]);
+pub(crate) type Slot<'a> = (&'a [u8], &'a [u8]);
 
 /// The no-memory slot.
-const EMPTY_SLOT: Slot<'static> = (&[], &[]);
+pub(crate) const EMPTY_SLOT: Slot<'static> = (&[], &[]);
 
 /// [`encode`] from borrowed haystacks, copied once, into the stored chunk.
-fn encode_slots(slots: &[Slot<'_>]) -> Vec<u8> {
+pub(crate) fn encode_slots(slots: &[Slot<'_>]) -> Vec<u8> {
     let text: usize = slots.iter().map(|(l, f)| l.len() + f.len()).sum();
-    let mut w = Vec::with_capacity(HEADER + text);
+    let mut w = Vec::with_capacity(header_bytes(slots.len()) + text);
+    w.extend_from_slice(&(slots.len() as u32).to_le_bytes());
     let mut at = 0u32;
     let mut push = |w: &mut Vec<u8>, len: usize| {
         w.extend_from_slice(&at.to_le_bytes());
@@ -184,35 +222,71 @@ fn encode_slots(slots: &[Slot<'_>]) -> Vec<u8> {
     w
 }
 
-/// Calls `f` with every chunk number and chunk, in order; a damaged chunk is an error.
+/// Calls `f` with every chunk's first document and the chunk, in order; a damaged
+/// chunk is an error.
 pub fn for_each<T: ReadableTable<u32, &'static [u8]>>(
     table: &T,
     f: impl FnMut(u32, &Chunk<'_>),
 ) -> Result<(), StorageError> {
-    for_each_in(table, 0..=u32::MAX, f)
+    for_each_covering(table, 0..=u32::MAX, f)
 }
 
-/// [`for_each`] over the chunks numbered in `chunks` only.
-pub fn for_each_in<T: ReadableTable<u32, &'static [u8]>>(
+/// [`for_each`] over the chunks that hold documents of `docs` only.
+pub fn for_each_covering<T: ReadableTable<u32, &'static [u8]>>(
     table: &T,
-    chunks: std::ops::RangeInclusive<u32>,
+    docs: std::ops::RangeInclusive<u32>,
     mut f: impl FnMut(u32, &Chunk<'_>),
 ) -> Result<(), StorageError> {
-    for entry in table.range(chunks)? {
-        let (chunk, bytes) = entry?;
-        let parsed = Chunk::parse(bytes.value()).ok_or_else(|| damaged(chunk.value()))?;
-        f(chunk.value(), &parsed);
+    // the chunk holding the first document starts at or before it
+    let from = match table.range(..=*docs.start())?.next_back() {
+        Some(entry) => entry?.0.value(),
+        None => *docs.start(),
+    };
+    for entry in table.range(from..=*docs.end())? {
+        let (first, bytes) = entry?;
+        let parsed = Chunk::parse(bytes.value()).ok_or_else(|| damaged(first.value()))?;
+        f(first.value(), &parsed);
     }
     Ok(())
+}
+
+/// A stored chunk's bytes, read from its table.
+pub(crate) type StoredChunk<'t> = AccessGuard<'t, &'static [u8]>;
+
+/// The chunk stored at or before `doc` (the one that holds it, if any chunk does):
+/// its first document and its stored bytes.
+pub(crate) fn chunk_before<'t, T: ReadableTable<u32, &'static [u8]>>(
+    table: &'t T,
+    doc: u32,
+) -> Result<Option<(u32, StoredChunk<'t>)>, StorageError> {
+    match table.range(..=doc)?.next_back() {
+        Some(entry) => {
+            let (first, bytes) = entry?;
+            Ok(Some((first.value(), bytes)))
+        }
+        None => Ok(None),
+    }
+}
+
+/// The first document of the chunk stored after `doc`, if any.
+pub(crate) fn next_chunk_after<T: ReadableTable<u32, &'static [u8]>>(
+    table: &T,
+    doc: u32,
+) -> Result<Option<u32>, StorageError> {
+    let after = (Bound::Excluded(doc), Bound::Unbounded);
+    match table.range::<u32>(after)?.next() {
+        Some(entry) => Ok(Some(entry?.0.value())),
+        None => Ok(None),
+    }
 }
 
 /// Reads the haystacks of documents asked for in ascending order (mostly), holding
 /// the one chunk they are in: a pass over every document reads each chunk once.
 pub struct ChunkCursor<'t, T> {
     table: &'t T,
-    /// The chunk held: its number and its stored bytes (`None` when it is missing or
-    /// damaged).
-    held: Option<(u32, Option<AccessGuard<'t, &'static [u8]>>)>,
+    /// The chunk held: its first document, how many it holds and its stored bytes
+    /// (`None` when damaged); `None` before the first read.
+    held: Option<(u32, usize, Option<StoredChunk<'t>>)>,
 }
 
 impl<'t, T: ReadableTable<u32, &'static [u8]>> ChunkCursor<'t, T> {
@@ -221,64 +295,43 @@ impl<'t, T: ReadableTable<u32, &'static [u8]>> ChunkCursor<'t, T> {
         ChunkCursor { table, held: None }
     }
 
-    /// The haystacks stored for `doc`; `None` when its chunk is missing or damaged or
-    /// holds no memory's text for it.
+    /// The haystacks stored for `doc`; `None` when no chunk holds it, or its chunk is
+    /// damaged, or it holds no memory's text for it.
     pub fn text(&mut self, doc: u32) -> Result<Option<Text<'_>>, StorageError> {
-        let chunk = doc / CHUNK_DOCS;
-        if self.held.as_ref().is_none_or(|(held, _)| *held != chunk) {
-            let guard = self
-                .table
-                .get(chunk)?
-                .filter(|g| Chunk::parse(g.value()).is_some());
-            self.held = Some((chunk, guard));
+        let holds =
+            |first: u32, slots: usize| doc >= first && u64::from(doc - first) < slots as u64;
+        if !self
+            .held
+            .as_ref()
+            .is_some_and(|&(first, slots, _)| holds(first, slots))
+        {
+            self.held = Some(match chunk_before(self.table, doc)? {
+                Some((first, guard)) => {
+                    let slots = Chunk::parse(guard.value()).map(|c| c.len());
+                    (first, slots.unwrap_or(0), slots.map(|_| guard))
+                }
+                None => (doc, 0, None),
+            });
         }
-        let Some((_, Some(guard))) = &self.held else {
+        let Some((first, slots, Some(guard))) = &self.held else {
             return Ok(None);
         };
+        if !holds(*first, *slots) {
+            return Ok(None);
+        }
         // checked when it was read
         let c = Chunk {
             bytes: guard.value(),
+            slots: *slots,
         };
-        Ok(c.text((doc % CHUNK_DOCS) as usize))
+        Ok(c.text((doc - first) as usize))
     }
 }
 
-fn damaged(chunk: u32) -> StorageError {
-    StorageError::Corrupted(format!("haystacks chunk {chunk} cannot be decoded"))
-}
-
-/// Writes `changes` (sorted by document, at most one per document; `None` = no memory
-/// under that document any more). Each chunk is built straight from the stored one (if
-/// any) and the new haystacks, copying the text once.
-pub(crate) fn apply(
-    table: &mut Table<'_, u32, &'static [u8]>,
-    changes: &[(u32, Option<Text<'_>>)],
-) -> Result<(), StorageError> {
-    let mut i = 0;
-    while i < changes.len() {
-        let chunk = changes[i].0 / CHUNK_DOCS;
-        // a copy, as the table is written below
-        let stored = table.get(chunk)?.map(|v| v.value().to_vec());
-        let mut slots: Vec<Slot<'_>> = match &stored {
-            Some(bytes) => {
-                let c = Chunk::parse(bytes).ok_or_else(|| damaged(chunk))?;
-                (0..SLOTS).map(|s| (c.literal(s), c.fuzzy(s))).collect()
-            }
-            None => vec![EMPTY_SLOT; SLOTS],
-        };
-        while i < changes.len() && changes[i].0 / CHUNK_DOCS == chunk {
-            let (doc, text) = &changes[i];
-            slots[(doc % CHUNK_DOCS) as usize] =
-                text.map_or(EMPTY_SLOT, |t| (t.literal, t.fuzzy.as_bytes()));
-            i += 1;
-        }
-        if slots.iter().all(|&slot| slot == EMPTY_SLOT) {
-            table.remove(chunk)?;
-        } else {
-            table.insert(chunk, encode_slots(&slots).as_slice())?;
-        }
-    }
-    Ok(())
+pub(crate) fn damaged(first: u32) -> StorageError {
+    StorageError::Corrupted(format!(
+        "haystacks chunk at document {first} cannot be decoded"
+    ))
 }
 
 #[cfg(test)]
@@ -287,13 +340,14 @@ mod tests {
 
     #[test]
     fn a_chunk_keeps_every_haystack_and_rejects_damage() {
-        let mut docs = vec![Haystacks::default(); SLOTS];
+        let slots = 40;
+        let mut docs = vec![Haystacks::default(); slots];
         docs[0].literal = b"first".to_vec();
         docs[3] = Haystacks {
             literal: b"x\ny".to_vec(),
             fuzzy: b"X Y".to_vec(),
         };
-        docs[SLOTS - 1].fuzzy = "é".as_bytes().to_vec();
+        docs[slots - 1].fuzzy = "é".as_bytes().to_vec();
         let bytes = encode(&docs);
         let c = Chunk::parse(&bytes).expect("parses");
         for (s, h) in docs.iter().enumerate() {
@@ -316,5 +370,10 @@ mod tests {
         let mut backwards = bytes.clone();
         backwards[4..8].copy_from_slice(&100u32.to_le_bytes());
         assert!(Chunk::parse(&backwards).is_none());
+        for count in [0u32, slots as u32 + 1, MAX_SLOTS as u32 + 1] {
+            let mut miscounted = bytes.clone();
+            miscounted[..4].copy_from_slice(&count.to_le_bytes());
+            assert!(Chunk::parse(&miscounted).is_none(), "{count} slots");
+        }
     }
 }

@@ -20,6 +20,7 @@
 //! postings existed has them rebuilt once when it is opened ([`rebuild`]).
 
 pub mod facts;
+mod haystack_writes;
 pub mod haystacks;
 mod pending;
 pub mod postings;

@@ -147,9 +147,9 @@ pub fn answer(reader: &StoreReader, req: &SearchRequest) -> StoreResult<Option<S
     }
 }
 
-/// Calls `f` with the position in `kept`, the chunk's number, the chunk and the slot
-/// in it of every kept memory at a position in `part`, in order (reading only the
-/// chunks those memories are in). `Some(true)` when every one was found and `f`
+/// Calls `f` with the position in `kept`, the chunk's first document, the chunk and
+/// the slot in it of every kept memory at a position in `part`, in order (reading only
+/// the chunks those memories are in). `Some(true)` when every one was found and `f`
 /// accepted each (returned true); `None` when the table cannot be read or a chunk is
 /// damaged.
 fn each_haystack(
@@ -162,16 +162,14 @@ fn each_haystack(
     else {
         return Some(true);
     };
-    let chunks = first.0 / haystacks::CHUNK_DOCS..=last.0 / haystacks::CHUNK_DOCS;
     let table = reader.txn().open_table(HAYSTACKS).ok()?;
     let mut next = part.start;
     let mut accepted = true;
-    haystacks::for_each_in(&table, chunks, |chunk, c| {
-        let first = chunk * haystacks::CHUNK_DOCS;
+    haystacks::for_each_covering(&table, first.0..=last.0, |chunk, c| {
         while next < part.end {
             let doc = kept[next].0;
-            let slot = doc.wrapping_sub(first) as usize;
-            if doc < first || slot >= haystacks::CHUNK_DOCS as usize {
+            let slot = doc.wrapping_sub(chunk) as usize;
+            if doc < chunk || slot >= c.len() {
                 break;
             }
             accepted &= f(next, chunk, c, slot);
@@ -225,7 +223,7 @@ fn literal(
         let mut in_chunk: Option<(u32, Vec<u32>)> = None;
         let whole = each_haystack(reader, kept, part, |pos, chunk, c, slot| {
             if in_chunk.as_ref().is_none_or(|(n, _)| *n != chunk) {
-                let mut words_in = vec![0u32; haystacks::CHUNK_DOCS as usize];
+                let mut words_in = vec![0u32; c.len()];
                 for (f, w) in finders.iter().zip(words) {
                     c.literal_hits(f, w.len(), |s| words_in[s] += 1);
                 }

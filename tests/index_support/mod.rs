@@ -75,9 +75,10 @@ pub struct IndexContents {
     /// Document → its haystacks in the haystacks table. Counted: every stored document.
     /// Read back: every slot of every stored chunk, with or without a memory.
     pub haystacks: BTreeMap<u32, Stacks>,
-    /// The haystacks chunks. Counted: those with a document that holds a memory. Read
-    /// back: those stored.
-    pub haystack_chunks: BTreeSet<u32>,
+    /// The stored haystacks chunks: first document → how many documents it holds.
+    /// Read back only (which chunks hold which documents depends on the order of the
+    /// writes; see [`assert_index_exact`] for what they must satisfy).
+    pub haystack_chunks: BTreeMap<u32, usize>,
 }
 
 /// Counts the index of the snapshot's memories by brute force, checking on the way
@@ -107,7 +108,6 @@ pub fn brute_force(store: &Store) -> IndexContents {
             .records
             .insert(doc, (m.id.clone(), tokens.len() as u32));
         index.haystacks.insert(doc, Stacks::of(&m));
-        index.haystack_chunks.insert(doc / haystacks::CHUNK_DOCS);
         index.facts.push((
             doc,
             Fact {
@@ -198,11 +198,10 @@ pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
         String::from_utf8(bytes.to_vec())
             .unwrap_or_else(|_| panic!("the {which} haystack of document {doc} is not UTF-8"))
     };
-    haystacks::for_each(&haystacks_table, |chunk, c| {
-        index.haystack_chunks.insert(chunk);
-        for slot in 0..haystacks::CHUNK_DOCS {
-            let doc = chunk * haystacks::CHUNK_DOCS + slot;
-            let slot = slot as usize;
+    haystacks::for_each(&haystacks_table, |first, c| {
+        index.haystack_chunks.insert(first, c.len());
+        for slot in 0..c.len() {
+            let doc = first + slot as u32;
             let stacks = Stacks {
                 literal: text(doc, "literal", c.literal(slot)),
                 fuzzy: text(doc, "fuzzy", c.fuzzy(slot)),
@@ -212,6 +211,32 @@ pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
     })
     .expect("haystacks");
     (index, blocks)
+}
+
+/// Asserts the stored haystacks chunks (first document → documents held) do not
+/// overlap, that each holds a memory, and that every memory's document (the keys of
+/// `memories`) lies in one.
+fn assert_chunks(chunks: &BTreeMap<u32, usize>, memories: &BTreeMap<u32, Stacks>, context: &str) {
+    let mut end = 0u64;
+    for (&first, &len) in chunks {
+        assert!(
+            u64::from(first) >= end,
+            "{context}: haystacks chunks stored: the chunk at document {first} overlaps the one before"
+        );
+        end = u64::from(first) + len as u64;
+        let last = u32::try_from(end - 1).unwrap_or(u32::MAX);
+        assert!(
+            memories.range(first..=last).next().is_some(),
+            "{context}: haystacks chunks stored: the chunk at document {first} holds no memory"
+        );
+    }
+    for &doc in memories.keys() {
+        let holder = chunks.range(..=doc).next_back();
+        assert!(
+            holder.is_some_and(|(&first, &len)| ((doc - first) as usize) < len),
+            "{context}: haystacks chunks stored: document {doc} holds a memory but lies in no chunk"
+        );
+    }
 }
 
 /// Asserts `got` holds `want`'s haystacks for every document of `want`, and empty ones
@@ -267,11 +292,7 @@ pub fn assert_index_exact(store: &Store, context: &str) -> BTreeMap<String, usiz
     assert_totals(store, &want, context);
     // one record per stored memory, and none for another document
     assert_eq!(got.records, want.records, "{context}: search records");
-    // a chunk is stored exactly when one of its documents holds a memory
-    assert_eq!(
-        got.haystack_chunks, want.haystack_chunks,
-        "{context}: haystacks chunks stored (left) and holding a memory (right)"
-    );
+    assert_chunks(&got.haystack_chunks, &want.haystacks, context);
     assert_stacks(
         &got.haystacks,
         &want.haystacks,

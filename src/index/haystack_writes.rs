@@ -1,0 +1,289 @@
+//! Writing haystack changes into their chunks ([`super::haystacks`]): a changed
+//! document's chunk is read, changed and written back; a document no chunk holds (a
+//! memory new to the store) joins the chunk that ends before it while that chunk has
+//! room, or starts the next one. An import of many new memories so fills each chunk up
+//! to its target size, one after another.
+
+use super::haystacks::{
+    Chunk, EMPTY_SLOT, MAX_SLOTS, Slot, TARGET_BYTES, Text, chunk_before, damaged, encode_slots,
+    header_bytes, next_chunk_after,
+};
+use redb::{StorageError, Table};
+
+/// The chunk being changed: its first document, its slots (a stored chunk's are a
+/// copy, as the table is written while they are held), and the first document of the
+/// chunk after it, which it must not grow into.
+struct OpenChunk<'t> {
+    first: u32,
+    slots: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The new documents' haystacks, borrowed, by slot (`None`: the slot's own).
+    new: Vec<Option<Slot<'t>>>,
+    bytes: usize,
+    next: Option<u32>,
+    changed: bool,
+}
+
+impl<'t> OpenChunk<'t> {
+    /// The stored chunk that holds `doc` or ends before it, or else an empty one
+    /// starting at `doc`.
+    fn around<'a>(table: &Table<'a, u32, &'static [u8]>, doc: u32) -> Result<Self, StorageError> {
+        let next = next_chunk_after(table, doc)?;
+        let Some((first, stored)) = chunk_before(table, doc)? else {
+            return Ok(OpenChunk::empty(doc, next));
+        };
+        let c = Chunk::parse(stored.value()).ok_or_else(|| damaged(first))?;
+        let slots: Vec<(Vec<u8>, Vec<u8>)> = (0..c.len())
+            .map(|s| (c.literal(s).to_vec(), c.fuzzy(s).to_vec()))
+            .collect();
+        let bytes = slots.iter().map(|(l, f)| l.len() + f.len()).sum();
+        Ok(OpenChunk {
+            first,
+            new: vec![None; slots.len()],
+            slots,
+            bytes,
+            next,
+            changed: false,
+        })
+    }
+
+    fn empty(first: u32, next: Option<u32>) -> Self {
+        OpenChunk {
+            first,
+            slots: Vec::new(),
+            new: Vec::new(),
+            bytes: 0,
+            next,
+            changed: false,
+        }
+    }
+
+    /// The slot of `doc` when the chunk holds it.
+    fn slot_of(&self, doc: u32) -> Option<usize> {
+        let slot = doc.checked_sub(self.first)? as usize;
+        (slot < self.slots.len()).then_some(slot)
+    }
+
+    /// True when the chunk can grow to hold `doc` (after its last document) with a
+    /// haystack of `len` bytes: below the next chunk, within [`MAX_SLOTS`], and within
+    /// [`TARGET_BYTES`] unless it holds nothing yet.
+    fn can_take(&self, doc: u32, len: usize) -> bool {
+        let Some(offset) = doc.checked_sub(self.first) else {
+            return false;
+        };
+        let slots = offset as usize + 1;
+        let size = header_bytes(slots) + self.bytes + len;
+        self.next.is_none_or(|next| doc < next)
+            && slots <= MAX_SLOTS
+            && (self.bytes == 0 || size <= TARGET_BYTES)
+    }
+
+    /// Sets the haystacks of `doc`, which the chunk holds or can take.
+    fn set(&mut self, doc: u32, slot: Slot<'t>) {
+        let at = (doc - self.first) as usize;
+        if at >= self.slots.len() {
+            self.slots.resize(at + 1, (Vec::new(), Vec::new()));
+            self.new.resize(at + 1, None);
+        }
+        let old = match self.new[at] {
+            Some((l, f)) => l.len() + f.len(),
+            None => self.slots[at].0.len() + self.slots[at].1.len(),
+        };
+        self.bytes = self.bytes - old + slot.0.len() + slot.1.len();
+        self.new[at] = Some(slot);
+        self.changed = true;
+    }
+
+    /// Writes the chunk back if it changed: removed when it holds no memory any more.
+    fn write(self, table: &mut Table<'_, u32, &'static [u8]>) -> Result<(), StorageError> {
+        if !self.changed {
+            return Ok(());
+        }
+        let slots: Vec<Slot<'_>> = self
+            .slots
+            .iter()
+            .zip(&self.new)
+            .map(|((l, f), new)| new.unwrap_or((l.as_slice(), f.as_slice())))
+            .collect();
+        if slots.iter().all(|&slot| slot == EMPTY_SLOT) {
+            table.remove(self.first)?;
+        } else {
+            table.insert(self.first, encode_slots(&slots).as_slice())?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `changes` (sorted by document, at most one per document; `None` = no memory
+/// under that document any more). Each chunk is built straight from the stored one (if
+/// any) and the new haystacks, copying the new text once.
+pub(crate) fn apply(
+    table: &mut Table<'_, u32, &'static [u8]>,
+    changes: &[(u32, Option<Text<'_>>)],
+) -> Result<(), StorageError> {
+    let mut open: Option<OpenChunk<'_>> = None;
+    for &(doc, text) in changes {
+        let slot = text.map_or(EMPTY_SLOT, |t| (t.literal, t.fuzzy.as_bytes()));
+        let len = slot.0.len() + slot.1.len();
+        if let Some(chunk) = open.as_mut()
+            && (chunk.slot_of(doc).is_some() || (len > 0 && chunk.can_take(doc, len)))
+        {
+            chunk.set(doc, slot);
+            continue;
+        }
+        if let Some(chunk) = open.take() {
+            chunk.write(table)?;
+        }
+        let mut chunk = OpenChunk::around(table, doc)?;
+        if chunk.slot_of(doc).is_some() || (len > 0 && chunk.can_take(doc, len)) {
+            chunk.set(doc, slot);
+            open = Some(chunk);
+        } else if len > 0 {
+            let mut fresh = OpenChunk::empty(doc, chunk.next);
+            fresh.set(doc, slot);
+            open = Some(fresh);
+        }
+        // else: a document no chunk holds is left without a memory: nothing to do
+    }
+    if let Some(chunk) = open {
+        chunk.write(table)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::haystacks::{HAYSTACKS, for_each};
+    use redb::{Database, ReadableDatabase};
+
+    /// The literal haystack of document `doc`, `len` bytes long.
+    fn literal(doc: u32, len: usize) -> String {
+        let mut s = format!("doc{doc} ");
+        s.extend(std::iter::repeat_n('x', len.saturating_sub(s.len())));
+        s
+    }
+
+    /// Applies `docs` (document, literal length) in one write transaction.
+    fn write(db: &Database, docs: &[(u32, Option<usize>)]) {
+        let texts: Vec<(u32, Option<String>)> = docs
+            .iter()
+            .map(|&(doc, len)| (doc, len.map(|len| literal(doc, len))))
+            .collect();
+        let changes: Vec<(u32, Option<Text<'_>>)> = texts
+            .iter()
+            .map(|(doc, t)| {
+                let text = t.as_ref().map(|t| Text {
+                    literal: t.as_bytes(),
+                    fuzzy: "f",
+                });
+                (*doc, text)
+            })
+            .collect();
+        let txn = db.begin_write().expect("write");
+        apply(&mut txn.open_table(HAYSTACKS).expect("table"), &changes).expect("apply");
+        txn.commit().expect("commit");
+    }
+
+    /// Every stored chunk: first document, documents held, stored bytes, and the
+    /// literal haystack of each slot.
+    fn chunks(db: &Database) -> Vec<(u32, usize, usize, Vec<String>)> {
+        let txn = db.begin_read().expect("read");
+        let table = txn.open_table(HAYSTACKS).expect("table");
+        let mut out = Vec::new();
+        for_each(&table, |first, c| {
+            let texts = (0..c.len())
+                .map(|s| String::from_utf8(c.literal(s).to_vec()).expect("UTF-8"))
+                .collect();
+            let bytes: usize = (0..c.len())
+                .map(|s| c.literal(s).len() + c.fuzzy(s).len())
+                .sum();
+            out.push((first, c.len(), header_bytes(c.len()) + bytes, texts));
+        })
+        .expect("chunks");
+        out
+    }
+
+    fn database() -> (tempfile::TempDir, Database) {
+        let dir = tempfile::tempdir().expect("dir");
+        let db = Database::create(dir.path().join("chunks.redb")).expect("create");
+        (dir, db)
+    }
+
+    #[test]
+    fn new_documents_fill_each_chunk_to_its_target_then_start_the_next() {
+        let (_dir, db) = database();
+        // 3,000 documents of 300 to 1,100 bytes, some numbers skipped (purged before)
+        let docs: Vec<(u32, Option<usize>)> = (0..3_000u32)
+            .filter(|d| d % 97 != 5)
+            .map(|d| (d, Some(300 + (d as usize * 37) % 800)))
+            .collect();
+        write(&db, &docs[..1_000]);
+        // the rest one transaction at a time at first, as single writes add them
+        for d in &docs[1_000..1_010] {
+            write(&db, std::slice::from_ref(d));
+        }
+        write(&db, &docs[1_010..]);
+        let stored = chunks(&db);
+        let mut next_doc = 0;
+        for (i, (first, len, size, texts)) in stored.iter().enumerate() {
+            assert!(*first >= next_doc, "chunk at {first} overlaps");
+            next_doc = first + *len as u32;
+            assert!(
+                *size <= TARGET_BYTES && *len <= MAX_SLOTS,
+                "chunk at {first}: {size} B"
+            );
+            for (slot, text) in texts.iter().enumerate() {
+                let doc = first + slot as u32;
+                match docs.iter().find(|d| d.0 == doc) {
+                    Some(&(_, Some(len))) => assert_eq!(*text, literal(doc, len)),
+                    _ => assert!(text.is_empty(), "text for document {doc}"),
+                }
+            }
+            // a chunk ends only where the next document would not have fitted
+            if let Some((next_first, ..)) = stored.get(i + 1) {
+                let (doc, Some(text_len)) = docs
+                    .iter()
+                    .find(|d| d.0 >= next_doc)
+                    .copied()
+                    .expect("next")
+                else {
+                    unreachable!()
+                };
+                let slots = (doc - first) as usize + 1;
+                let grown = size - header_bytes(*len) + header_bytes(slots) + text_len + 1;
+                assert!(
+                    grown > TARGET_BYTES || slots > MAX_SLOTS,
+                    "chunk at {first} ({size} B) ended before {next_first}"
+                );
+            }
+        }
+        let held: usize = stored
+            .iter()
+            .map(|c| c.3.iter().filter(|t| !t.is_empty()).count())
+            .sum();
+        assert_eq!(held, docs.len());
+        // 64 KiB chunks: a few dozen for about 2 MB of text
+        assert!(stored.len() < 40, "{} chunks", stored.len());
+    }
+
+    #[test]
+    fn a_large_document_has_a_chunk_of_its_own_and_an_emptied_chunk_goes() {
+        let (_dir, db) = database();
+        write(
+            &db,
+            &[(0, Some(100)), (1, Some(TARGET_BYTES * 2)), (2, Some(100))],
+        );
+        let stored = chunks(&db);
+        let spans: Vec<(u32, usize)> = stored.iter().map(|c| (c.0, c.1)).collect();
+        assert_eq!(spans, [(0, 1), (1, 1), (2, 1)]);
+        // a change inside a chunk rewrites it in place; emptying one removes it
+        write(&db, &[(1, None), (2, Some(50))]);
+        let stored = chunks(&db);
+        let spans: Vec<(u32, usize)> = stored.iter().map(|c| (c.0, c.1)).collect();
+        assert_eq!(spans, [(0, 1), (2, 1)]);
+        assert_eq!(stored[1].3, [literal(2, 50)]);
+        // a removal of a document no chunk holds changes nothing
+        write(&db, &[(1, None), (9, None)]);
+        assert_eq!(chunks(&db).len(), 2);
+    }
+}
