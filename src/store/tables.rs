@@ -18,11 +18,12 @@ pub const BACKLINKS: MultimapTableDefinition<&str, &str> =
 
 /// Marker stored under `format` in `META`.
 pub const FORMAT_MARKER: &[u8] = b"memlens";
-/// Schema version this build writes and reads. Version 2 stores memories in their
-/// compact form; version 1 stored JSON lines, which are still read (a store of
-/// version 1 is stamped 2 by its first writable open, and each memory is rewritten in
-/// the compact form when it is next written).
-pub const SCHEMA_VERSION: u32 = 2;
+/// Schema version this build writes and reads. Version 3 writes scores in two bytes
+/// where it can (compact memories of tag 2); version 2 stored memories in their first
+/// compact form, and version 1 as JSON lines, both still read: a store of an older
+/// version is stamped 3 by its first writable open, so an older memlens refuses it from
+/// then on, and each memory is rewritten in the current form when it is next written.
+pub const SCHEMA_VERSION: u32 = 3;
 /// `META` key of the format marker.
 pub const KEY_FORMAT: &str = "format";
 /// `META` key of the schema version.
