@@ -257,12 +257,8 @@ impl<'a> Reader<'a> {
     pub(crate) fn feel(&mut self) -> Option<[Option<f64>; FEEL_COUNT]> {
         self.feel_by(Self::score)
     }
-    /// `feel_*` scores each in eight bytes, as compact memories of the first version
-    /// hold them.
-    pub(crate) fn feel_f64(&mut self) -> Option<[Option<f64>; FEEL_COUNT]> {
-        self.feel_by(Self::f64)
-    }
-    fn feel_by(
+    /// [`put_feel_by`] scores, each read by `value`.
+    pub(crate) fn feel_by(
         &mut self,
         value: impl Fn(&mut Self) -> Option<f64>,
     ) -> Option<[Option<f64>; FEEL_COUNT]> {

@@ -3,7 +3,6 @@
 //! filters), its BM25 length and its created_at, as fixed-size rows packed in chunks
 //! of consecutive documents, so a whole store's facts read in a few large values.
 
-use super::RecordView;
 use crate::model::Memory;
 use crate::search::SESSION_RECAP;
 use crate::store::tables::META;
@@ -35,8 +34,9 @@ pub struct Fact {
 }
 
 impl Fact {
-    /// The facts of a stored search record.
-    pub fn of_record(r: &RecordView<'_>) -> Fact {
+    /// The facts of a stored search record (what [`Fact::of_memory`] must agree with).
+    #[cfg(test)]
+    pub fn of_record(r: &super::RecordView<'_>) -> Fact {
         Fact {
             deleted: r.deleted,
             session_recap: r.memory_type == SESSION_RECAP,

@@ -9,15 +9,17 @@ use super::haystacks::{
     header_bytes, next_chunk_after,
 };
 use redb::{StorageError, Table};
+use std::borrow::Cow;
 
-/// The chunk being changed: its first document, its slots (a stored chunk's are a
-/// copy, as the table is written while they are held), and the first document of the
-/// chunk after it, which it must not grow into.
+/// One document's literal and fuzzy haystacks in an open chunk: copied from the stored
+/// chunk (the table is written while they are held), or borrowed from the changes.
+type OpenSlot<'t> = (Cow<'t, [u8]>, Cow<'t, [u8]>);
+
+/// The chunk being changed: its first document, its slots, their bytes, and the
+/// first document of the chunk after it, which it must not grow into.
 struct OpenChunk<'t> {
     first: u32,
-    slots: Vec<(Vec<u8>, Vec<u8>)>,
-    /// The new documents' haystacks, borrowed, by slot (`None`: the slot's own).
-    new: Vec<Option<Slot<'t>>>,
+    slots: Vec<OpenSlot<'t>>,
     bytes: usize,
     next: Option<u32>,
     changed: bool,
@@ -32,13 +34,17 @@ impl<'t> OpenChunk<'t> {
             return Ok(OpenChunk::empty(doc, next));
         };
         let c = Chunk::parse(stored.value()).ok_or_else(|| damaged(first))?;
-        let slots: Vec<(Vec<u8>, Vec<u8>)> = (0..c.len())
-            .map(|s| (c.literal(s).to_vec(), c.fuzzy(s).to_vec()))
+        let slots: Vec<OpenSlot<'t>> = (0..c.len())
+            .map(|s| {
+                (
+                    Cow::Owned(c.literal(s).to_vec()),
+                    Cow::Owned(c.fuzzy(s).to_vec()),
+                )
+            })
             .collect();
         let bytes = slots.iter().map(|(l, f)| l.len() + f.len()).sum();
         Ok(OpenChunk {
             first,
-            new: vec![None; slots.len()],
             slots,
             bytes,
             next,
@@ -50,46 +56,40 @@ impl<'t> OpenChunk<'t> {
         OpenChunk {
             first,
             slots: Vec::new(),
-            new: Vec::new(),
             bytes: 0,
             next,
             changed: false,
         }
     }
 
-    /// The slot of `doc` when the chunk holds it.
-    fn slot_of(&self, doc: u32) -> Option<usize> {
-        let slot = doc.checked_sub(self.first)? as usize;
-        (slot < self.slots.len()).then_some(slot)
-    }
-
-    /// True when the chunk can grow to hold `doc` (after its last document) with a
-    /// haystack of `len` bytes: below the next chunk, within [`MAX_SLOTS`], and within
-    /// [`TARGET_BYTES`] unless it holds nothing yet.
-    fn can_take(&self, doc: u32, len: usize) -> bool {
+    /// True when the chunk holds `doc`, or can grow to hold it (after its last
+    /// document) with a haystack of `len` bytes, more than none: below the next chunk,
+    /// within [`MAX_SLOTS`], and within [`TARGET_BYTES`] unless it holds nothing yet.
+    fn takes(&self, doc: u32, len: usize) -> bool {
         let Some(offset) = doc.checked_sub(self.first) else {
             return false;
         };
         let slots = offset as usize + 1;
+        if slots <= self.slots.len() {
+            return true;
+        }
         let size = header_bytes(slots) + self.bytes + len;
-        self.next.is_none_or(|next| doc < next)
+        len > 0
+            && self.next.is_none_or(|next| doc < next)
             && slots <= MAX_SLOTS
             && (self.bytes == 0 || size <= TARGET_BYTES)
     }
 
-    /// Sets the haystacks of `doc`, which the chunk holds or can take.
-    fn set(&mut self, doc: u32, slot: Slot<'t>) {
+    /// Sets the haystacks of `doc`, which the chunk [takes](Self::takes).
+    fn set(&mut self, doc: u32, (literal, fuzzy): Slot<'t>) {
         let at = (doc - self.first) as usize;
         if at >= self.slots.len() {
-            self.slots.resize(at + 1, (Vec::new(), Vec::new()));
-            self.new.resize(at + 1, None);
+            self.slots
+                .resize(at + 1, (Cow::Borrowed(&[]), Cow::Borrowed(&[])));
         }
-        let old = match self.new[at] {
-            Some((l, f)) => l.len() + f.len(),
-            None => self.slots[at].0.len() + self.slots[at].1.len(),
-        };
-        self.bytes = self.bytes - old + slot.0.len() + slot.1.len();
-        self.new[at] = Some(slot);
+        let old = &self.slots[at];
+        self.bytes = self.bytes - old.0.len() - old.1.len() + literal.len() + fuzzy.len();
+        self.slots[at] = (Cow::Borrowed(literal), Cow::Borrowed(fuzzy));
         self.changed = true;
     }
 
@@ -98,12 +98,7 @@ impl<'t> OpenChunk<'t> {
         if !self.changed {
             return Ok(());
         }
-        let slots: Vec<Slot<'_>> = self
-            .slots
-            .iter()
-            .zip(&self.new)
-            .map(|((l, f), new)| new.unwrap_or((l.as_slice(), f.as_slice())))
-            .collect();
+        let slots: Vec<Slot<'_>> = self.slots.iter().map(|(l, f)| (&**l, &**f)).collect();
         if slots.iter().all(|&slot| slot == EMPTY_SLOT) {
             table.remove(self.first)?;
         } else {
@@ -125,7 +120,7 @@ pub(crate) fn apply(
         let slot = text.map_or(EMPTY_SLOT, |t| (t.literal, t.fuzzy.as_bytes()));
         let len = slot.0.len() + slot.1.len();
         if let Some(chunk) = open.as_mut()
-            && (chunk.slot_of(doc).is_some() || (len > 0 && chunk.can_take(doc, len)))
+            && chunk.takes(doc, len)
         {
             chunk.set(doc, slot);
             continue;
@@ -134,15 +129,15 @@ pub(crate) fn apply(
             chunk.write(table)?;
         }
         let mut chunk = OpenChunk::around(table, doc)?;
-        if chunk.slot_of(doc).is_some() || (len > 0 && chunk.can_take(doc, len)) {
-            chunk.set(doc, slot);
-            open = Some(chunk);
-        } else if len > 0 {
-            let mut fresh = OpenChunk::empty(doc, chunk.next);
-            fresh.set(doc, slot);
-            open = Some(fresh);
+        if !chunk.takes(doc, len) {
+            if len == 0 {
+                // a document no chunk holds is left without a memory: nothing to do
+                continue;
+            }
+            chunk = OpenChunk::empty(doc, chunk.next);
         }
-        // else: a document no chunk holds is left without a memory: nothing to do
+        chunk.set(doc, slot);
+        open = Some(chunk);
     }
     if let Some(chunk) = open {
         chunk.write(table)?;

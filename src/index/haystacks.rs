@@ -238,10 +238,7 @@ pub fn for_each_covering<T: ReadableTable<u32, &'static [u8]>>(
     mut f: impl FnMut(u32, &Chunk<'_>),
 ) -> Result<(), StorageError> {
     // the chunk holding the first document starts at or before it
-    let from = match table.range(..=*docs.start())?.next_back() {
-        Some(entry) => entry?.0.value(),
-        None => *docs.start(),
-    };
+    let from = chunk_before(table, *docs.start())?.map_or(*docs.start(), |(first, _)| first);
     for entry in table.range(from..=*docs.end())? {
         let (first, bytes) = entry?;
         let parsed = Chunk::parse(bytes.value()).ok_or_else(|| damaged(first.value()))?;

@@ -238,7 +238,8 @@ fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool, holds_terms: bool) ->
 
 /// The changed memories still in the store, by document number, each with its stored
 /// bytes (when the searcher keeps a copy), its search record and its haystacks (both
-/// rebuilt from the memory when missing or outdated).
+/// rebuilt from the memory when missing or outdated), and its term section when the
+/// corpus holds terms.
 fn read_changed(
     reader: &StoreReader,
     changed: &HashSet<&str>,
@@ -247,8 +248,14 @@ fn read_changed(
 ) -> StoreResult<Vec<Fresh>> {
     let txn = reader.txn();
     let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
-    let records = txn.open_table(SEARCH_DOCS).ok();
-    let haystacks = txn.open_table(HAYSTACKS).ok();
+    // the terms are in no stored table: a corpus that holds them builds each changed
+    // memory's whole entry from the memory, so it reads neither records nor haystacks
+    let records = (!holds_terms)
+        .then(|| txn.open_table(SEARCH_DOCS).ok())
+        .flatten();
+    let haystacks = (!holds_terms)
+        .then(|| txn.open_table(HAYSTACKS).ok())
+        .flatten();
     let mut texts = haystacks.as_ref().map(ChunkCursor::new);
     let mut docs = Vec::with_capacity(changed.len());
     for id in changed {
@@ -281,8 +288,7 @@ fn read_changed(
                 .map(Text::owned),
             None => None,
         };
-        // the terms are in no stored table: a corpus that holds them reads the memory
-        let (record, text, terms) = match stored.zip(text).filter(|_| !holds_terms) {
+        let (record, text, terms) = match stored.zip(text) {
             Some((record, text)) => (record, text, Vec::new()),
             None => {
                 let memory = decode(&raw).ok_or_else(|| corrupt(reader, doc))?;

@@ -156,7 +156,7 @@ pub fn decode(bytes: &[u8]) -> Option<Memory> {
         })
         .collect::<Option<_>>()?;
     m.rem_visits = r.opt_u32()?;
-    m.feel = if wide { r.feel_f64()? } else { r.feel()? };
+    m.feel = r.feel_by(score)?;
     m.source = opt(&mut r, |r| {
         Some(Source {
             system: string(r)?,
