@@ -64,8 +64,13 @@ fn check_magic(path: &Path) -> StoreResult<()> {
 /// a query or a write touches, small enough that reading every search record once
 /// (as the browser does when it opens) does not keep them all in memory.
 pub const BROWSE_CACHE_BYTES: usize = 8 << 20;
-/// The page cache of a store opened for a bulk import, which rewrites many pages.
-pub const BULK_CACHE_BYTES: usize = 1 << 30;
+/// The page cache of a store opened for a bulk import. redb keeps a transaction's
+/// written pages in memory up to half of it and writes the older ones to the file
+/// beyond that, so a smaller cache writes an import's finished pages during the import
+/// and reuses their memory, where a larger one holds them all until the commit: fresh
+/// memory, which the kernel must zero first, and a longer commit. 128 MiB imported a
+/// million memories faster than 64 MiB or 256 MiB to 1 GiB (benches/RESULTS.md).
+pub const BULK_CACHE_BYTES: usize = 128 << 20;
 
 /// Opens or creates the database with a page cache of `cache_bytes` and checks or
 /// stamps its format and schema version; `before_rebuild` runs first when the index
