@@ -6,9 +6,11 @@ mod exchange_support;
 
 use exchange_support::{memlens, stderr, temp_store};
 use memlens::model::{Memory, Timestamp};
-use memlens::store::tables::{KEY_SCHEMA, MEMORIES, META, SCHEMA_VERSION, decode};
+use memlens::store::tables::{
+    BACKLINKS, KEY_SCHEMA, MEMORIES, META, OLD_BACKLINKS, SCHEMA_VERSION, decode,
+};
 use memlens::store::{Store, StoreError};
-use redb::{ReadableDatabase, ReadableTable};
+use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata};
 use std::path::Path;
 
 /// Runs `memlens stats --db path` and checks it fails with one `error:` line naming
@@ -256,6 +258,137 @@ fn links_put_in_bulk_count_from_both_ends() {
     let b = r.get("b").unwrap().unwrap();
     assert_eq!(r.relationship_count(&b).unwrap(), 1);
     assert_eq!(r.linked_from("b").unwrap(), ["a"]);
+}
+
+/// A memory `id` whose relationships name each of `targets`.
+fn linking(id: &str, targets: &[&str]) -> Memory {
+    let mut m = Memory::new(id, "links", Timestamp(0));
+    for target in targets {
+        m.relationships.push(memlens::model::Relationship {
+            target: (*target).into(),
+            kind: "related".into(),
+            strength: None,
+        });
+    }
+    m
+}
+
+/// The schema version stamped in the store at `path`.
+fn stamped_schema(path: &Path) -> u32 {
+    let db = redb::Database::open(path).unwrap();
+    let txn = db.begin_read().unwrap();
+    let meta = txn.open_table(META).unwrap();
+    let bytes = meta.get(KEY_SCHEMA).unwrap().unwrap().value().to_vec();
+    u32::from_le_bytes(bytes.try_into().unwrap())
+}
+
+#[test]
+fn backlinks_kept_in_a_multimap_by_schema_3_are_moved_into_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.redb");
+    let memories = [
+        linking("a", &["b", "c"]),
+        linking("c", &["b", "a", "gone"]),
+        linking("d", &[]),
+        Memory::new("b", "linked to", Timestamp(0)),
+    ];
+    let ids = ["a", "b", "c", "d", "gone"];
+    let before: Vec<Vec<String>> = {
+        let store = Store::open(&path).unwrap();
+        let mut w = store.write().unwrap();
+        for m in &memories {
+            w.put(m).unwrap();
+        }
+        w.commit().unwrap();
+        let r = store.read().unwrap();
+        ids.iter().map(|id| r.linked_from(id).unwrap()).collect()
+    };
+    assert_eq!(before[1], ["a", "c"], "b is named by a and c");
+    assert_eq!(before[4], ["c"], "a missing target keeps its backlink");
+    // What schema 3 kept: the same backlinks in a multimap, target -> sources.
+    {
+        let db = redb::Database::open(&path).unwrap();
+        let txn = db.begin_write().unwrap();
+        let rows: Vec<(String, String)> = txn
+            .open_table(BACKLINKS)
+            .unwrap()
+            .iter()
+            .unwrap()
+            .map(|row| {
+                let (k, _) = row.unwrap();
+                let (target, source) = k.value();
+                (target.to_string(), source.to_string())
+            })
+            .collect();
+        assert_eq!(rows.len(), 5);
+        txn.delete_table(BACKLINKS).unwrap();
+        {
+            let mut old = txn.open_multimap_table(OLD_BACKLINKS).unwrap();
+            for (target, source) in &rows {
+                old.insert(target.as_str(), source.as_str()).unwrap();
+            }
+            let mut meta = txn.open_table(META).unwrap();
+            meta.insert(KEY_SCHEMA, 3u32.to_le_bytes().as_slice())
+                .unwrap();
+        }
+        txn.commit().unwrap();
+    }
+    // a read-only snapshot cannot read the old backlinks: the store is opened for writing
+    assert!(Store::snapshot(&path).unwrap().is_none());
+    {
+        let store = Store::open(&path).unwrap();
+        let r = store.read().unwrap();
+        let after: Vec<Vec<String>> = ids.iter().map(|id| r.linked_from(id).unwrap()).collect();
+        assert_eq!(after, before);
+    }
+    assert_eq!(stamped_schema(&path), SCHEMA_VERSION);
+    let db = redb::Database::open(&path).unwrap();
+    let txn = db.begin_read().unwrap();
+    assert_eq!(
+        txn.list_multimap_tables().unwrap().count(),
+        0,
+        "the multimap is gone"
+    );
+    assert_eq!(txn.open_table(BACKLINKS).unwrap().len().unwrap(), 5);
+    drop(txn);
+    drop(db);
+    let snapshot = Store::snapshot(&path)
+        .unwrap()
+        .expect("an upgraded store reads read-only");
+    assert_eq!(snapshot.linked_from("b").unwrap(), ["a", "c"]);
+}
+
+#[test]
+fn backlinks_appended_after_the_last_row_or_mixed_in_read_back_sorted() {
+    let (_dir, store) = temp_store();
+    let mut w = store.write().unwrap();
+    {
+        let mut bulk = w.bulk().unwrap();
+        bulk.put(&linking("m", &["t", "u"])).unwrap();
+        bulk.put(&linking("n", &["t"])).unwrap();
+    }
+    w.commit().unwrap();
+    // after the last row (all at the end), then before it and among the rows
+    let mut w = store.write().unwrap();
+    {
+        let mut bulk = w.bulk().unwrap();
+        bulk.put(&linking("o", &["v", "w"])).unwrap();
+    }
+    w.commit().unwrap();
+    let mut w = store.write().unwrap();
+    {
+        let mut bulk = w.bulk().unwrap();
+        bulk.put(&linking("a", &["t", "z"])).unwrap();
+        bulk.put(&linking("m", &["u"])).unwrap();
+    }
+    w.commit().unwrap();
+    let r = store.read().unwrap();
+    assert_eq!(r.linked_from("t").unwrap(), ["a", "n"]);
+    assert_eq!(r.linked_from("u").unwrap(), ["m"]);
+    assert_eq!(r.linked_from("v").unwrap(), ["o"]);
+    assert_eq!(r.linked_from("w").unwrap(), ["o"]);
+    assert_eq!(r.linked_from("z").unwrap(), ["a"]);
+    assert!(r.linked_from("s").unwrap().is_empty());
 }
 
 #[test]

@@ -58,7 +58,8 @@ impl Store {
 
     /// A read-only snapshot of the store at `path`, opened without write access (for
     /// commands that only read); `None` when the store has to be opened with
-    /// [`Store::open`] first (missing, empty, needing crash recovery or an index rebuild).
+    /// [`Store::open`] first (missing, empty, needing crash recovery, an index rebuild or a
+    /// schema upgrade).
     pub fn snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
         open::read_only_snapshot(path)
     }

@@ -3,9 +3,10 @@
 
 use super::StoreReader;
 use super::error::{StoreError, StoreResult};
+use super::links::move_old_backlinks;
 use super::tables::{
-    BACKLINKS, FORMAT_MARKER, IDS, KEY_FORMAT, KEY_NEXT_DOC, KEY_SCHEMA, MEMORIES, META,
-    SCHEMA_VERSION,
+    BACKLINK_ROWS_SCHEMA, BACKLINKS, FORMAT_MARKER, IDS, KEY_FORMAT, KEY_NEXT_DOC, KEY_SCHEMA,
+    MEMORIES, META, SCHEMA_VERSION,
 };
 use redb::{Database, DatabaseError, ReadOnlyDatabase, ReadableDatabase, TableError};
 use std::io::Read;
@@ -110,8 +111,9 @@ pub fn open_database(
 
 /// A read-only snapshot of the store at `path` without opening it for writing (nothing
 /// of the file is written, not even redb's open marker); `None` when the store must be
-/// opened for writing first: it is missing or empty, needs crash recovery, or its index
-/// is of an older version (the writable open rebuilds it).
+/// opened for writing first: it is missing or empty, needs crash recovery, keeps its
+/// backlinks as an older schema did, or its index is of an older version (the
+/// writable open upgrades them).
 pub fn read_only_snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
     if !path.is_file() {
         return Ok(None);
@@ -123,7 +125,7 @@ pub fn read_only_snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
     let Some(db) = open_read_only(path, BROWSE_CACHE_BYTES)? else {
         return Ok(None);
     };
-    if check_format(&db, path)?.is_none() {
+    if check_format(&db, path)?.is_none_or(|version| version < BACKLINK_ROWS_SCHEMA) {
         return Ok(None);
     }
     let txn = db.begin_read().map_err(|e| storage_error(path, e))?;
@@ -218,16 +220,20 @@ fn check_or_stamp(db: &Database, path: &Path, before_rebuild: &dyn Fn()) -> Stor
     };
     index_or_rebuild(db, before_rebuild).map_err(|e| storage_error(path, e))?;
     if version < SCHEMA_VERSION {
-        upgrade_schema(db).map_err(|e| storage_error(path, e))?;
+        upgrade_schema(db, version).map_err(|e| storage_error(path, e))?;
     }
     Ok(())
 }
 
-/// Stamps this build's schema on a store of an older one, which it reads as it is
-/// (see [`SCHEMA_VERSION`]), so that an older memlens refuses the store from then on
-/// instead of meeting memories it cannot read.
-fn upgrade_schema(db: &Database) -> Result<(), redb::Error> {
+/// Brings a store of an older schema `version` to this build's: moves its backlinks
+/// into rows when it kept them in a multimap, and stamps the schema (memories of the
+/// older forms are read as they are, see [`SCHEMA_VERSION`]), so that an older
+/// memlens refuses the store from then on instead of meeting what it cannot read.
+fn upgrade_schema(db: &Database, version: u32) -> Result<(), redb::Error> {
     let txn = db.begin_write()?;
+    if version < BACKLINK_ROWS_SCHEMA {
+        move_old_backlinks(&txn)?;
+    }
     txn.open_table(META)?
         .insert(KEY_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())?;
     txn.commit()?;
@@ -257,7 +263,7 @@ fn stamp_new(db: &Database) -> Result<(), redb::Error> {
         meta.insert(KEY_NEXT_DOC, 0u32.to_le_bytes().as_slice())?;
         txn.open_table(MEMORIES)?;
         txn.open_table(IDS)?;
-        txn.open_multimap_table(BACKLINKS)?;
+        txn.open_table(BACKLINKS)?;
         crate::index::create_tables(&txn)?;
     }
     crate::index::rebuild(&txn)?;

@@ -147,15 +147,17 @@ impl StoreReader {
         Ok(out)
     }
 
-    /// Ids of the memories that `memory` names in its relationships.
+    /// Ids of the memories whose relationships name `id`, sorted.
     fn backlinks(&self, id: &str) -> StoreResult<Vec<String>> {
-        let table = self
-            .txn
-            .open_multimap_table(BACKLINKS)
-            .map_err(|e| self.err(e))?;
+        let table = self.txn.open_table(BACKLINKS).map_err(|e| self.err(e))?;
         let mut out = Vec::new();
-        for v in table.get(id).map_err(|e| self.err(e))? {
-            out.push(v.map_err(|e| self.err(e))?.value().to_string());
+        for row in table.range((id, "")..).map_err(|e| self.err(e))? {
+            let (key, _) = row.map_err(|e| self.err(e))?;
+            let (target, source) = key.value();
+            if target != id {
+                break;
+            }
+            out.push(source.to_string());
         }
         Ok(out)
     }

@@ -12,18 +12,26 @@ pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 pub const MEMORIES: TableDefinition<u32, &[u8]> = TableDefinition::new("memories");
 /// Memory id → document number.
 pub const IDS: TableDefinition<&str, u32> = TableDefinition::new("ids");
-/// Target id → id of each memory whose `relationships` names it (the reverse edges).
-pub const BACKLINKS: MultimapTableDefinition<&str, &str> =
+/// (Target id, id of a memory whose `relationships` names it) → nothing: the reverse
+/// edges, one row each, sorted by target. A plain table, so that an import appends its
+/// backlinks through one cursor, in key order, as it does its ids.
+pub const BACKLINKS: TableDefinition<(&str, &str), ()> = TableDefinition::new("backlink_rows");
+/// Target id → id of each memory naming it: where stores of schema 3 and before keep
+/// their reverse edges. Moved into [`BACKLINKS`] by the first writable open.
+pub const OLD_BACKLINKS: MultimapTableDefinition<&str, &str> =
     MultimapTableDefinition::new("backlinks");
 
 /// Marker stored under `format` in `META`.
 pub const FORMAT_MARKER: &[u8] = b"memlens";
-/// Schema version this build writes and reads. Version 3 writes scores in two bytes
-/// where it can (compact memories of tag 2); version 2 stored memories in their first
-/// compact form, and version 1 as JSON lines, both still read: a store of an older
-/// version is stamped 3 by its first writable open, so an older memlens refuses it from
-/// then on, and each memory is rewritten in the current form when it is next written.
-pub const SCHEMA_VERSION: u32 = 3;
+/// Schema version this build writes and reads. Version 4 keeps backlinks as rows of
+/// [`BACKLINKS`]; version 3 wrote scores in two bytes where it can (compact memories of
+/// tag 2); version 2 stored memories in their first compact form, and version 1 as
+/// JSON lines, both still read. The first writable open of a store of an older version
+/// moves its backlinks into their rows and stamps it 4, so an older memlens refuses it
+/// from then on; each memory is rewritten in the current form when it is next written.
+pub const SCHEMA_VERSION: u32 = 4;
+/// The first schema version whose backlinks are rows of [`BACKLINKS`].
+pub const BACKLINK_ROWS_SCHEMA: u32 = 4;
 /// `META` key of the format marker.
 pub const KEY_FORMAT: &str = "format";
 /// `META` key of the schema version.
