@@ -19,6 +19,7 @@
 //! curation write rewrites one small block per changed term. A store written before the
 //! postings existed has them rebuilt once when it is opened ([`rebuild`]).
 
+mod added_postings;
 pub mod facts;
 mod haystack_writes;
 pub mod haystacks;

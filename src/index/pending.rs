@@ -4,6 +4,7 @@
 
 use super::IndexEntry;
 use super::SEARCH_DOCS;
+use super::added_postings::AddedPostings;
 use super::facts::{self, FACTS, Fact, TotalsChange};
 use super::haystacks::{self, HAYSTACKS, Text};
 use super::postings::{self, POSTINGS, Posting};
@@ -21,8 +22,11 @@ pub struct PendingIndex {
     ids: TermIds,
     /// The terms by number.
     names: Vec<Box<str>>,
-    /// (term number, document, new frequency; 0 = removed), in the order they happened:
-    /// one flat log, so recording a change is a lookup and a push.
+    /// The postings of documents new to the store.
+    added: AddedPostings,
+    /// (term number, document, new frequency; 0 = removed) of every other change, in
+    /// the order they happened: one flat log, so recording a change is a lookup and a
+    /// push. A document's changes here all come after its postings in `added`.
     log: Vec<(u32, u32, u32)>,
     /// (document, new fact; `None` = removed), in the order they happened.
     facts: Vec<(u32, Option<Fact>)>,
@@ -56,18 +60,33 @@ impl PendingIndex {
     /// True when nothing is waiting to be written.
     pub fn is_empty(&self) -> bool {
         self.log.is_empty()
+            && self.added.is_empty()
             && self.facts.is_empty()
             && self.text.docs.is_empty()
             && self.records.is_empty()
     }
 
-    /// Records `term`'s new frequency in `doc`; `term` is UTF-8.
-    fn edit(&mut self, term: &[u8], doc: u32, tf: u32) {
+    /// The number of `term` (UTF-8), named when it is new.
+    fn term_number(&mut self, term: &[u8]) -> u32 {
         let id = self.ids.intern(term);
         if id as usize == self.names.len() {
             self.names.push(String::from_utf8_lossy(term).into());
         }
+        id
+    }
+
+    /// Records `term`'s new frequency in `doc`; `term` is UTF-8.
+    fn edit(&mut self, term: &[u8], doc: u32, tf: u32) {
+        let id = self.term_number(term);
         self.log.push((id, doc, tf));
+    }
+
+    /// Records that `doc`, new to the store, holds `term` `tf` times.
+    fn posting(&mut self, term: &[u8], doc: u32, tf: u32) {
+        let id = self.term_number(term);
+        if !self.added.push(doc, id, tf) {
+            self.log.push((id, doc, tf));
+        }
     }
 
     /// Records a document new to the store from its freshly built [`IndexEntry`] (no
@@ -99,7 +118,7 @@ impl PendingIndex {
                 None => filled -= 1,
             }
             at = (at + 1) % PREFETCH_AHEAD;
-            self.edit(term, doc, tf);
+            self.posting(term, doc, tf);
         }
         self.totals.count(&fact, 1);
         self.facts.push((doc, Some(fact)));
@@ -175,16 +194,17 @@ impl PendingIndex {
             return Ok(());
         }
         let log = std::mem::take(&mut self.log);
+        let added = std::mem::take(&mut self.added);
         let names = std::mem::take(&mut self.names);
         self.ids = TermIds::default();
         let facts = std::mem::take(&mut self.facts);
         let text = std::mem::take(&mut self.text);
         let totals = std::mem::take(&mut self.totals);
         let records = &mut self.records;
-        let apart = log.len() + text.docs.len() >= PARALLEL_FLUSH;
+        let apart = added.len() + log.len() + text.docs.len() >= PARALLEL_FLUSH;
         let (postings, rest) = both(
             apart,
-            || write_postings(txn, log, &names),
+            || write_postings(txn, &added, log, &names),
             || {
                 records.write_into(txn, SEARCH_DOCS)?;
                 write_facts_and_haystacks(txn, facts, totals, text)
@@ -200,27 +220,15 @@ const PARALLEL_FLUSH: usize = 100_000;
 /// Writes one term's postings edits.
 type TermWrite<'a> = dyn FnMut(&str, &[Posting]) -> Result<(), redb::Error> + 'a;
 
-/// Writes the postings changes of `log` (terms numbered by `names`).
+/// Writes the postings of `added` and the changes of `log` (terms numbered by
+/// `names`).
 fn write_postings(
     txn: &WriteTransaction,
+    added: &AddedPostings,
     log: Vec<(u32, u32, u32)>,
     names: &[Box<str>],
 ) -> Result<(), redb::Error> {
-    // counting sort by term (stable: each term's changes stay in the order they happened)
-    let mut starts = vec![0usize; names.len() + 1];
-    for &(t, _, _) in &log {
-        starts[t as usize + 1] += 1;
-    }
-    for i in 0..names.len() {
-        starts[i + 1] += starts[i];
-    }
-    let mut fill = starts.clone();
-    let mut edits: Vec<Posting> = vec![(0, 0); log.len()];
-    for (t, doc, tf) in log {
-        let at = &mut fill[t as usize];
-        edits[*at] = (doc, tf);
-        *at += 1;
-    }
+    let (starts, edits) = by_term(added, log, names.len());
     // terms in key order, so blocks are written front to back
     let order = key_order(names);
     let mut table = txn.open_table(POSTINGS)?;
@@ -245,6 +253,36 @@ fn write_postings(
         each_term(&mut |term, edits| Ok(postings::apply(&mut table, term, edits)?))?;
     }
     Ok(())
+}
+
+/// The postings of `added`, then the changes of `log`, grouped by term by a counting
+/// sort (stable: each term's changes stay in the order they happened, and a document's
+/// changes in `log` all come after its postings in `added`): where each of the `terms`
+/// starts (indexed by term number, the last followed by the end), and the changes.
+fn by_term(
+    added: &AddedPostings,
+    log: Vec<(u32, u32, u32)>,
+    terms: usize,
+) -> (Vec<usize>, Vec<Posting>) {
+    let mut starts = vec![0usize; terms + 1];
+    for t in added.terms().chain(log.iter().map(|&(t, _, _)| t)) {
+        starts[t as usize + 1] += 1;
+    }
+    for i in 0..terms {
+        starts[i + 1] += starts[i];
+    }
+    let mut fill = starts.clone();
+    let mut edits: Vec<Posting> = vec![(0, 0); added.len() + log.len()];
+    let mut place = |t: u32, doc: u32, tf: u32| {
+        let at = &mut fill[t as usize];
+        edits[*at] = (doc, tf);
+        *at += 1;
+    };
+    added.each(&mut place);
+    for (t, doc, tf) in log {
+        place(t, doc, tf);
+    }
+    (starts, edits)
 }
 
 /// The term numbers ordered by their names: by [`sort_prefix`] first (a radix sort),
@@ -330,6 +368,23 @@ impl ChangedText {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn added_postings_come_before_the_later_changes_of_their_documents() {
+        let mut added = AddedPostings::default();
+        assert!(added.push(5, 0, 2));
+        assert!(added.push(5, 1, 1));
+        assert!(added.push(9, 0, 3));
+        // doc 5 then loses term 0; doc 3, stored before, gains term 1
+        let log = vec![(0, 5, 0), (1, 3, 4)];
+        let (starts, edits) = by_term(&added, log, 3);
+        assert_eq!(starts, [0, 3, 5, 5]);
+        assert_eq!(edits[..3], [(5, 2), (9, 3), (5, 0)]);
+        assert_eq!(edits[3..], [(5, 1), (3, 4)]);
+        let mut term0 = edits[..3].to_vec();
+        last_per_key(&mut term0);
+        assert_eq!(term0, [(5, 0), (9, 3)]);
+    }
 
     #[test]
     fn terms_are_ordered_by_their_whole_names() {
