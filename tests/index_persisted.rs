@@ -763,6 +763,52 @@ fn an_import_large_enough_to_write_its_index_on_two_threads_stays_exact() {
 }
 
 #[test]
+fn an_import_whose_haystacks_are_written_before_its_commit_stays_exact() {
+    // Some 11 MB of haystacks, nearly three times the 4 MiB after which an import writes the
+    // haystacks it has gathered into their chunks and goes on: each write ends in a
+    // chunk that the next one reopens and fills.
+    let (dir, store) = temp_store();
+    let mut model: BTreeMap<String, Memory> = BTreeMap::new();
+    let long = |i: usize, words: &str| {
+        let mut m = numbered(i, false);
+        m.body = format!("{} {}", m.body, words.repeat(500));
+        m
+    };
+    let first: Vec<Memory> = (0..1_000)
+        .map(|i| long(i, &format!("w{} ", i % 97).repeat(6)))
+        .collect();
+    let text: usize = first.iter().map(|m| m.body.len()).sum();
+    assert!(text > 10_000_000, "only {text} bytes of haystacks");
+    let path = jsonl_file(dir.path(), "long.jsonl", &first);
+    let summary = import_file(&store, &path, OnConflict::Fail).expect("import");
+    assert_eq!(summary.added, 1_000);
+    model.extend(first.into_iter().map(|m| (m.id.clone(), m)));
+    assert_holds(&store, &model, "after the long import");
+    assert_index_exact(&store, "after the long import");
+
+    // every third one rewritten, shorter or longer, among as many new ones
+    let second: Vec<Memory> = (0..2_000)
+        .filter(|i| i % 3 == 0 || *i >= 1_000)
+        .map(|i| {
+            long(
+                i,
+                if i % 2 == 0 {
+                    "x "
+                } else {
+                    "longer words here "
+                },
+            )
+        })
+        .collect();
+    let path = jsonl_file(dir.path(), "second.jsonl", &second);
+    let summary = import_file(&store, &path, OnConflict::Overwrite).expect("import");
+    assert_eq!((summary.added, summary.replaced), (1_000, 334));
+    model.extend(second.into_iter().map(|m| (m.id.clone(), m)));
+    assert_holds(&store, &model, "after the long overwrite");
+    assert_index_exact(&store, "after the long overwrite");
+}
+
+#[test]
 fn imports_keep_the_index_exact_and_failed_imports_change_nothing() {
     let (dir, store) = temp_store();
     let mut model: BTreeMap<String, Memory> = BTreeMap::new();

@@ -16,8 +16,10 @@
 //!
 //! Postings, facts and haystack changes are gathered in a [`PendingIndex`] and written when the
 //! transaction commits, so an import touches each term's blocks once, while a single
-//! curation write rewrites one small block per changed term. A store written before the
-//! postings existed has them rebuilt once when it is opened ([`rebuild`]).
+//! curation write rewrites one small block per changed term. (Haystacks, the bulk of
+//! an import's text, are also written every few MiB on the way, so that they do not all
+//! wait in memory.) A store written before the postings existed has them rebuilt once
+//! when it is opened ([`rebuild`]).
 
 mod added_postings;
 pub mod facts;
@@ -126,6 +128,7 @@ impl IndexEntry {
 /// changes wait in a [`PendingIndex`] that the store writes at commit.
 pub struct IndexWriter<'w> {
     docs: Table<'w, u32, &'static [u8]>,
+    haystacks: Table<'w, u32, &'static [u8]>,
     pending: &'w mut PendingIndex,
 }
 
@@ -137,6 +140,7 @@ impl<'w> IndexWriter<'w> {
     ) -> Result<IndexWriter<'w>, redb::Error> {
         Ok(IndexWriter {
             docs: txn.open_table(SEARCH_DOCS)?,
+            haystacks: txn.open_table(haystacks::HAYSTACKS)?,
             pending,
         })
     }
@@ -157,7 +161,7 @@ impl<'w> IndexWriter<'w> {
                 let before = old.map(IndexEntry::of);
                 self.pending
                     .change(doc, before.as_ref().map(IndexEntry::indexed), None, None);
-                Ok(())
+                self.write_text_when_full()
             }
         }
     }
@@ -184,7 +188,7 @@ impl<'w> IndexWriter<'w> {
             Some(entry.indexed()),
             changed.then_some(text),
         );
-        Ok(())
+        self.write_text_when_full()
     }
 
     /// Stores the entry of a memory new to the store under `doc`, a number above every
@@ -196,6 +200,14 @@ impl<'w> IndexWriter<'w> {
             self.write_appended()?;
         }
         self.pending.add_new(doc, entry);
+        self.write_text_when_full()
+    }
+
+    /// Writes the haystacks gathered so far once they are many.
+    fn write_text_when_full(&mut self) -> Result<(), redb::Error> {
+        if self.pending.text_is_full() {
+            self.pending.write_text(&mut self.haystacks)?;
+        }
         Ok(())
     }
 

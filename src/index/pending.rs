@@ -13,7 +13,7 @@ use super::terms::TermIds;
 use super::tokenize::sort_prefix;
 use crate::appends::Appends;
 use crate::commit::{both, last_per_key};
-use redb::{ReadableTableMetadata, WriteTransaction};
+use redb::{ReadableTableMetadata, StorageError, Table, WriteTransaction};
 
 /// The postings and facts changes of one write transaction, not yet written.
 #[derive(Debug, Default)]
@@ -185,6 +185,24 @@ impl PendingIndex {
         }
     }
 
+    /// True when the haystacks gathered hold [`TEXT_BATCH`] bytes or more: time to
+    /// [write them](Self::write_text) before the commit.
+    pub(super) fn text_is_full(&self) -> bool {
+        self.text.text.len() >= TEXT_BATCH
+    }
+
+    /// Writes the haystacks gathered so far into their chunks in `table` and forgets
+    /// them, keeping their buffer for the next ones.
+    pub(super) fn write_text(
+        &mut self,
+        table: &mut Table<'_, u32, &'static [u8]>,
+    ) -> Result<(), StorageError> {
+        haystacks::apply(table, &self.text.changes())?;
+        self.text.docs.clear();
+        self.text.text.clear();
+        Ok(())
+    }
+
     /// Writes every gathered change into the index tables of `txn` and forgets them.
     /// A large change (an import) writes the postings on a second thread while this
     /// one writes the facts and haystacks: redb lets the tables of one transaction be
@@ -216,6 +234,11 @@ impl PendingIndex {
 
 /// Changes (log entries and changed documents) from which a flush uses two threads.
 const PARALLEL_FLUSH: usize = 100_000;
+
+/// Bytes of haystacks gathered from which they are written before the commit: an
+/// import's haystacks go into their chunks as it goes, through the same buffer, instead
+/// of all waiting in fresh memory (some 340 MB for a million memories) for the commit.
+const TEXT_BATCH: usize = 4 << 20;
 
 /// Writes one term's postings edits.
 type TermWrite<'a> = dyn FnMut(&str, &[Posting]) -> Result<(), redb::Error> + 'a;
