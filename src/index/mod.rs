@@ -27,6 +27,7 @@ mod haystack_writes;
 pub mod haystacks;
 mod pending;
 pub mod postings;
+mod postings_flush;
 mod prepare;
 mod rebuild;
 pub mod record;

@@ -7,13 +7,12 @@ use super::SEARCH_DOCS;
 use super::added_postings::AddedPostings;
 use super::facts::{self, FACTS, Fact, TotalsChange};
 use super::haystacks::{self, HAYSTACKS, Text};
-use super::postings::{self, POSTINGS, Posting};
+use super::postings_flush::write_postings;
 use super::record::section_terms;
 use super::terms::TermIds;
-use super::tokenize::sort_prefix;
 use crate::appends::Appends;
 use crate::commit::{both, last_per_key};
-use redb::{ReadableTableMetadata, StorageError, Table, WriteTransaction};
+use redb::{StorageError, Table, WriteTransaction};
 
 /// The postings and facts changes of one write transaction, not yet written.
 #[derive(Debug, Default)]
@@ -222,7 +221,7 @@ impl PendingIndex {
         let apart = added.len() + log.len() + text.docs.len() >= PARALLEL_FLUSH;
         let (postings, rest) = both(
             apart,
-            || write_postings(txn, &added, log, &names),
+            || write_postings(txn, &added, &log, &names),
             || {
                 records.write_into(txn, SEARCH_DOCS)?;
                 write_facts_and_haystacks(txn, facts, totals, text)
@@ -239,93 +238,6 @@ const PARALLEL_FLUSH: usize = 100_000;
 /// import's haystacks go into their chunks as it goes, through the same buffer, instead
 /// of all waiting in fresh memory (some 340 MB for a million memories) for the commit.
 const TEXT_BATCH: usize = 4 << 20;
-
-/// Writes one term's postings edits.
-type TermWrite<'a> = dyn FnMut(&str, &[Posting]) -> Result<(), redb::Error> + 'a;
-
-/// Writes the postings of `added` and the changes of `log` (terms numbered by
-/// `names`).
-fn write_postings(
-    txn: &WriteTransaction,
-    added: &AddedPostings,
-    log: Vec<(u32, u32, u32)>,
-    names: &[Box<str>],
-) -> Result<(), redb::Error> {
-    let (starts, edits) = by_term(added, log, names.len());
-    // terms in key order, so blocks are written front to back
-    let order = key_order(names);
-    let mut table = txn.open_table(POSTINGS)?;
-    // each term's edits, the last one of each document kept, in key order
-    let mut scratch = Vec::new();
-    let mut each_term = |f: &mut TermWrite<'_>| {
-        for &t in &order {
-            let t = t as usize;
-            scratch.clear();
-            scratch.extend_from_slice(&edits[starts[t]..starts[t + 1]]);
-            last_per_key(&mut scratch);
-            f(&names[t], &scratch)?;
-        }
-        Ok::<(), redb::Error>(())
-    };
-    if table.is_empty()? {
-        // a first import has no blocks to look up: all go at the end
-        let mut appender = postings::Appender::new(&mut table)?;
-        each_term(&mut |term, edits| appender.add(term, edits))?;
-        appender.close()?;
-    } else {
-        each_term(&mut |term, edits| Ok(postings::apply(&mut table, term, edits)?))?;
-    }
-    Ok(())
-}
-
-/// The postings of `added`, then the changes of `log`, grouped by term by a counting
-/// sort (stable: each term's changes stay in the order they happened, and a document's
-/// changes in `log` all come after its postings in `added`): where each of the `terms`
-/// starts (indexed by term number, the last followed by the end), and the changes.
-fn by_term(
-    added: &AddedPostings,
-    log: Vec<(u32, u32, u32)>,
-    terms: usize,
-) -> (Vec<usize>, Vec<Posting>) {
-    let mut starts = vec![0usize; terms + 1];
-    for t in added.terms().chain(log.iter().map(|&(t, _, _)| t)) {
-        starts[t as usize + 1] += 1;
-    }
-    for i in 0..terms {
-        starts[i + 1] += starts[i];
-    }
-    let mut fill = starts.clone();
-    let mut edits: Vec<Posting> = vec![(0, 0); added.len() + log.len()];
-    let mut place = |t: u32, doc: u32, tf: u32| {
-        let at = &mut fill[t as usize];
-        edits[*at] = (doc, tf);
-        *at += 1;
-    };
-    added.each(&mut place);
-    for (t, doc, tf) in log {
-        place(t, doc, tf);
-    }
-    (starts, edits)
-}
-
-/// The term numbers ordered by their names: by [`sort_prefix`] first (a radix sort),
-/// then by the whole names among those that share it.
-fn key_order(names: &[Box<str>]) -> Vec<u32> {
-    let mut keyed: Vec<(u64, u32)> = (0..names.len())
-        .map(|t| (sort_prefix(names[t].as_bytes()), t as u32))
-        .collect();
-    radsort::sort_by_key(&mut keyed, |&(head, _)| head);
-    let mut start = 0;
-    while start < keyed.len() {
-        let end = start + keyed[start..].partition_point(|k| k.0 == keyed[start].0);
-        if end - start > 1 {
-            keyed[start..end]
-                .sort_unstable_by(|a, b| names[a.1 as usize].cmp(&names[b.1 as usize]));
-        }
-        start = end;
-    }
-    keyed.into_iter().map(|(_, t)| t).collect()
-}
 
 /// Writes the facts changes, the totals and the haystack chunks of every document
 /// whose haystacks changed.
@@ -385,55 +297,5 @@ impl ChangedText {
                 (doc, t)
             })
             .collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn added_postings_come_before_the_later_changes_of_their_documents() {
-        let mut added = AddedPostings::default();
-        assert!(added.push(5, 0, 2));
-        assert!(added.push(5, 1, 1));
-        assert!(added.push(9, 0, 3));
-        // doc 5 then loses term 0; doc 3, stored before, gains term 1
-        let log = vec![(0, 5, 0), (1, 3, 4)];
-        let (starts, edits) = by_term(&added, log, 3);
-        assert_eq!(starts, [0, 3, 5, 5]);
-        assert_eq!(edits[..3], [(5, 2), (9, 3), (5, 0)]);
-        assert_eq!(edits[3..], [(5, 1), (3, 4)]);
-        let mut term0 = edits[..3].to_vec();
-        last_per_key(&mut term0);
-        assert_eq!(term0, [(5, 0), (9, 3)]);
-    }
-
-    #[test]
-    fn terms_are_ordered_by_their_whole_names() {
-        let words = [
-            "abcdefghij",
-            "abcdefgh",
-            "abcdefghi",
-            "ab",
-            "b",
-            "abc",
-            "zz",
-            "abcdefghia",
-            "é",
-            "a_b",
-            "42",
-            "abcdefgh_z",
-            "ΣΑΣ",
-            "abcdefgg",
-        ];
-        let names: Vec<Box<str>> = words.iter().map(|&w| w.into()).collect();
-        let got: Vec<&str> = key_order(&names)
-            .into_iter()
-            .map(|t| &*names[t as usize])
-            .collect();
-        let mut want = words.to_vec();
-        want.sort_unstable();
-        assert_eq!(got, want);
     }
 }

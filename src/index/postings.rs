@@ -227,31 +227,23 @@ fn write_new(
     Ok(())
 }
 
-/// Writes postings into a table that holds none yet (a first import) through one
-/// cursor at the table's end: terms given in key order have their blocks appended and
-/// packed into full pages instead of each descending the tree.
-pub(crate) struct Appender<'t> {
-    cursor: redb::CursorMut<'t, &'static [u8], &'static [u8]>,
+/// Buffers reused to encode the blocks of one term after another.
+#[derive(Debug, Default)]
+struct BlockScratch {
     kept: Vec<Posting>,
-    /// A block's key and value, reused.
     key: Vec<u8>,
     value: Vec<u8>,
 }
 
-impl<'t> Appender<'t> {
-    /// An appender at the end of `table`.
-    pub(crate) fn new(table: &'t mut PostingsTable<'_>) -> Result<Appender<'t>, StorageError> {
-        Ok(Appender {
-            cursor: table.upper_bound_mut(std::ops::Bound::<&[u8]>::Unbounded)?,
-            kept: Vec::new(),
-            key: Vec::new(),
-            value: Vec::new(),
-        })
-    }
-
-    /// Appends the blocks of `term`, which sorts after every term appended before;
-    /// `edits` are as for [`apply`], those with frequency 0 left out.
-    pub(crate) fn add(&mut self, term: &str, edits: &[Posting]) -> Result<(), redb::Error> {
+impl BlockScratch {
+    /// Calls `f(key, value)` for each block of `term` written anew from `edits` (as for
+    /// [`apply`]; those with frequency 0 are left out).
+    fn each_block<E>(
+        &mut self,
+        term: &str,
+        edits: &[Posting],
+        mut f: impl FnMut(&[u8], &[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
         self.kept.clear();
         self.kept.extend(edits.iter().copied().filter(|e| e.1 > 0));
         for block in blocks(&self.kept) {
@@ -260,8 +252,72 @@ impl<'t> Appender<'t> {
             key_into(&mut self.key, term, first);
             self.value.clear();
             encode_into(&mut self.value, first, block);
-            self.cursor
-                .insert_before(self.key.as_slice(), self.value.as_slice())?;
+            f(&self.key, &self.value)?;
+        }
+        Ok(())
+    }
+}
+
+/// The blocks of terms that sort after those an [`Appender`] is writing, encoded (on
+/// another thread) until it can append them.
+#[derive(Debug, Default)]
+pub(crate) struct EncodedBlocks {
+    scratch: BlockScratch,
+    /// Each block's key then value, back to back.
+    bytes: Vec<u8>,
+    /// Each block's key length and value length.
+    sizes: Vec<(u32, u32)>,
+}
+
+impl EncodedBlocks {
+    /// Encodes the blocks of `term`, which sorts after every term encoded before;
+    /// `edits` are as for [`apply`], those with frequency 0 left out.
+    pub(crate) fn add(&mut self, term: &str, edits: &[Posting]) {
+        let (bytes, sizes) = (&mut self.bytes, &mut self.sizes);
+        let _ = self.scratch.each_block(term, edits, |key, value| {
+            bytes.extend_from_slice(key);
+            bytes.extend_from_slice(value);
+            // a key holds a term and a block at most MAX_BLOCK postings
+            sizes.push((key.len() as u32, value.len() as u32));
+            Ok::<(), std::convert::Infallible>(())
+        });
+    }
+}
+
+/// Writes postings into a table that holds none yet (a first import) through one
+/// cursor at the table's end: terms given in key order have their blocks appended and
+/// packed into full pages instead of each descending the tree.
+pub(crate) struct Appender<'t> {
+    cursor: redb::CursorMut<'t, &'static [u8], &'static [u8]>,
+    scratch: BlockScratch,
+}
+
+impl<'t> Appender<'t> {
+    /// An appender at the end of `table`.
+    pub(crate) fn new(table: &'t mut PostingsTable<'_>) -> Result<Appender<'t>, StorageError> {
+        Ok(Appender {
+            cursor: table.upper_bound_mut(std::ops::Bound::<&[u8]>::Unbounded)?,
+            scratch: BlockScratch::default(),
+        })
+    }
+
+    /// Appends the blocks of `term`, which sorts after every term appended before;
+    /// `edits` are as for [`apply`], those with frequency 0 left out.
+    pub(crate) fn add(&mut self, term: &str, edits: &[Posting]) -> Result<(), redb::Error> {
+        let cursor = &mut self.cursor;
+        self.scratch.each_block(term, edits, |key, value| {
+            cursor.insert_before(key, value).map_err(redb::Error::from)
+        })
+    }
+
+    /// Appends blocks encoded elsewhere, all of them after every block appended before.
+    pub(crate) fn add_encoded(&mut self, blocks: &EncodedBlocks) -> Result<(), redb::Error> {
+        let mut at = 0;
+        for &(key, value) in &blocks.sizes {
+            let (key, value) = (key as usize, value as usize);
+            let (k, v) = blocks.bytes[at..at + key + value].split_at(key);
+            self.cursor.insert_before(k, v)?;
+            at += key + value;
         }
         Ok(())
     }
