@@ -1,5 +1,6 @@
 //! memlens: browse and curate the memories AI coding agents keep, over one redb file.
 
+pub mod allocator;
 pub(crate) mod appends;
 pub mod cli;
 pub(crate) mod codec;

@@ -1,6 +1,11 @@
 //! The `memlens` command: parses the command line and runs one subcommand.
 
 use clap::Parser;
+
+/// mimalloc in an import, the system's allocator elsewhere (`memlens::allocator`).
+#[global_allocator]
+static ALLOCATOR: memlens::allocator::Allocator = memlens::allocator::Allocator;
+
 use memlens::cli::{Cli, Command};
 use memlens::commands::{self, CommandError, browse, open_existing};
 use memlens::model::Timestamp;
@@ -61,7 +66,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             browse(&path, cli.no_mouse, &mut out)
         }
         Some(Command::Import(args)) => {
-            commands::malloc_tuning::reexec_with_import_tunables();
+            commands::import_allocator::reexec_with_import_allocator();
             commands::import::run(&paths::store_path(db)?, &args, &mut out, &mut err)
                 .map_err(Failure::from)
         }

@@ -7,6 +7,8 @@ mod exchange_support;
 
 use exchange_support::generate;
 use exchange_support::{memlens, stderr, stdout};
+#[cfg(target_os = "linux")]
+use memlens::allocator::{ALLOCATOR_ENV, MIMALLOC};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -379,27 +381,25 @@ fn an_export_keeps_a_symlink_a_link_and_a_named_pipe_a_pipe() {
     assert!(left.is_empty(), "{left:?}");
 }
 
-/// The entries of a running process's environment that name glibc tunables, one per
-/// line. (glibc may cut `GLIBC_TUNABLES` into pieces in place as it reads it, so a
-/// tunable is looked for as text, not as a whole entry.)
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+/// The entry of a running process's environment that chooses its allocator, if any.
+#[cfg(target_os = "linux")]
 fn environment(pid: u32) -> String {
     let bytes = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
     String::from_utf8_lossy(&bytes)
         .split('\0')
-        .filter(|e| e.starts_with("GLIBC_TUNABLES=") || e.starts_with("glibc."))
+        .filter(|e| e.starts_with(&format!("{ALLOCATOR_ENV}=")))
         .collect::<Vec<_>>()
         .join("\n")
 }
 
-/// Imports `memories` through a named pipe; while the import waits for the pipe, takes
-/// its environment once it holds `GLIBC_TUNABLES` (or after 10 s). Returns it with
-/// the export of the store.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+/// Imports `memories` through a named pipe, with `MEMLENS_ALLOCATOR` set to `chosen`
+/// (or unset); while the import waits for the pipe, takes its allocator's environment
+/// entry once it has one (or after 10 s). Returns it with the export of the store.
+#[cfg(target_os = "linux")]
 fn import_through_a_pipe(
     home: &Path,
     memories: &[memlens::model::Memory],
-    tunables: Option<&str>,
+    chosen: Option<&str>,
 ) -> (String, String) {
     use std::io::Write;
     let pipe = home.join("input.jsonl");
@@ -407,16 +407,16 @@ fn import_through_a_pipe(
     let db = home.join("p.redb");
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memlens"));
     cmd.args(["--db", s(&db), "import", "--format", "jsonl", s(&pipe)])
-        .env_remove("GLIBC_TUNABLES")
+        .env_remove(ALLOCATOR_ENV)
         .stdout(std::process::Stdio::null());
-    if let Some(t) = tunables {
-        cmd.env("GLIBC_TUNABLES", t);
+    if let Some(value) = chosen {
+        cmd.env(ALLOCATOR_ENV, value);
     }
     let mut child = cmd.spawn().unwrap();
     let start = std::time::Instant::now();
     let seen = loop {
         let seen = environment(child.id());
-        if seen.contains("GLIBC_TUNABLES=") || start.elapsed().as_secs() >= 10 {
+        if !seen.is_empty() || start.elapsed().as_secs() >= 10 {
             break seen;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -430,9 +430,9 @@ fn import_through_a_pipe(
     (seen, export(home, &db))
 }
 
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[cfg(target_os = "linux")]
 #[test]
-fn an_import_runs_with_its_malloc_tunables_unless_glibc_tunables_are_set() {
+fn an_import_runs_with_mimalloc_unless_the_allocator_is_chosen() {
     let memories = generate::memories(5, 40);
     let file_home = tempfile::tempdir().unwrap();
     let (db, _) = imported_store(file_home.path(), &memories);
@@ -440,21 +440,13 @@ fn an_import_runs_with_its_malloc_tunables_unless_glibc_tunables_are_set() {
 
     let home = tempfile::tempdir().unwrap();
     let (seen, exported) = import_through_a_pipe(home.path(), &memories, None);
-    let ours = memlens::commands::malloc_tuning::IMPORT_TUNABLES;
-    assert!(seen.contains("GLIBC_TUNABLES=glibc.malloc."), "{seen}");
-    for tunable in ours.split(':') {
-        assert!(seen.contains(tunable), "{tunable} not in {seen}");
-    }
+    assert_eq!(seen, format!("{ALLOCATOR_ENV}={MIMALLOC}"));
     assert_eq!(exported, expected);
 
-    // tunables the user chose are left as they are
+    // an allocator the user chose is left as it is
     let home = tempfile::tempdir().unwrap();
-    let mine = "glibc.malloc.arena_max=2";
-    let (seen, exported) = import_through_a_pipe(home.path(), &memories, Some(mine));
-    assert!(seen.contains(&format!("GLIBC_TUNABLES={mine}")), "{seen}");
-    for tunable in ours.split(':') {
-        assert!(!seen.contains(tunable), "{tunable} in {seen}");
-    }
+    let (seen, exported) = import_through_a_pipe(home.path(), &memories, Some("system"));
+    assert_eq!(seen, format!("{ALLOCATOR_ENV}=system"));
     assert_eq!(exported, expected);
 }
 

@@ -6,7 +6,7 @@ pub mod demo;
 pub mod export;
 pub mod get;
 pub mod import;
-pub mod malloc_tuning;
+pub mod import_allocator;
 pub mod stats;
 
 use crate::exchange::ExchangeError;

@@ -1,0 +1,142 @@
+//! The memory allocator: mimalloc for a bulk import, the system's for everything else.
+//!
+//! An import's reader thread allocates and frees some fifteen strings per memory, a
+//! batch at a time, while the writer thread fills the store; mimalloc serves that about
+//! a tenth faster than glibc's `malloc` (benches/RESULTS.md). The browser, though,
+//! keeps its resident memory lower with the system allocator (SPEC §6 holds it to 600
+//! bytes a memory), so the choice is made per process: `memlens import` runs itself once
+//! more with [`ALLOCATOR_ENV`] set to `mimalloc` (see `commands::import_allocator`), and
+//! this allocator reads that variable at the process's first allocation, once.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// The environment variable that chooses the allocator: `mimalloc`, or anything else
+/// (or nothing) for the system's.
+pub const ALLOCATOR_ENV: &str = "MEMLENS_ALLOCATOR";
+
+/// [`ALLOCATOR_ENV`] as a C string, for reading it without allocating.
+const ALLOCATOR_ENV_C: &std::ffi::CStr = c"MEMLENS_ALLOCATOR";
+
+/// The value of [`ALLOCATOR_ENV`] that chooses mimalloc.
+pub const MIMALLOC: &str = "mimalloc";
+
+/// Not chosen yet (no allocation made).
+const UNDECIDED: u8 = 0;
+/// The system allocator.
+const SYSTEM: u8 = 1;
+/// mimalloc.
+const MI: u8 = 2;
+
+static CHOICE: AtomicU8 = AtomicU8::new(UNDECIDED);
+
+/// The allocator of the `memlens` program: mimalloc when the process started with
+/// [`ALLOCATOR_ENV`]` = mimalloc`, else the system's; every allocation of a process goes
+/// to the one chosen at its first.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Allocator;
+
+/// Whether the value of [`ALLOCATOR_ENV`] (`None`: unset) chooses mimalloc.
+pub fn chooses_mimalloc(value: Option<&[u8]>) -> bool {
+    value == Some(MIMALLOC.as_bytes())
+}
+
+/// The name of the allocator this process uses: `mimalloc` or `system` (`system` as
+/// well in a program that does not use [`Allocator`]).
+pub fn in_use() -> &'static str {
+    if CHOICE.load(Ordering::Relaxed) == MI {
+        MIMALLOC
+    } else {
+        "system"
+    }
+}
+
+#[inline]
+fn mimalloc() -> bool {
+    match CHOICE.load(Ordering::Relaxed) {
+        SYSTEM => false,
+        MI => true,
+        _ => choose(),
+    }
+}
+
+#[cold]
+fn choose() -> bool {
+    // SAFETY: `getenv` reads the environment without allocating, and returns a pointer
+    // to a NUL-terminated string or null. The first allocation of a process comes before
+    // it starts any thread, so nothing changes the environment meanwhile.
+    let value = unsafe {
+        let p = libc::getenv(ALLOCATOR_ENV_C.as_ptr());
+        (!p.is_null()).then(|| std::ffi::CStr::from_ptr(p).to_bytes())
+    };
+    let mi = chooses_mimalloc(value);
+    CHOICE.store(if mi { MI } else { SYSTEM }, Ordering::Relaxed);
+    mi
+}
+
+// SAFETY: every call goes to one of two sound allocators, the same one for the whole
+// process (chosen before the first allocation), so a block is always freed or resized
+// by the allocator that made it.
+unsafe impl GlobalAlloc for Allocator {
+    #[inline]
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's guarantees, passed on.
+        unsafe {
+            if mimalloc() {
+                mimalloc::MiMalloc.alloc(layout)
+            } else {
+                System.alloc(layout)
+            }
+        }
+    }
+
+    #[inline]
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's guarantees, passed on.
+        unsafe {
+            if mimalloc() {
+                mimalloc::MiMalloc.alloc_zeroed(layout)
+            } else {
+                System.alloc_zeroed(layout)
+            }
+        }
+    }
+
+    #[inline]
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's guarantees, passed on; `ptr` came from the same allocator.
+        unsafe {
+            if mimalloc() {
+                mimalloc::MiMalloc.dealloc(ptr, layout);
+            } else {
+                System.dealloc(ptr, layout);
+            }
+        }
+    }
+
+    #[inline]
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's guarantees, passed on; `ptr` came from the same allocator.
+        unsafe {
+            if mimalloc() {
+                mimalloc::MiMalloc.realloc(ptr, layout, new_size)
+            } else {
+                System.realloc(ptr, layout, new_size)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_exact_name_chooses_mimalloc() {
+        assert!(chooses_mimalloc(Some(b"mimalloc")));
+        for other in [&b"system"[..], b"", b"MIMALLOC", b"mimalloc "] {
+            assert!(!chooses_mimalloc(Some(other)), "{other:?}");
+        }
+        assert!(!chooses_mimalloc(None));
+    }
+}
