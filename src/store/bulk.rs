@@ -32,35 +32,37 @@ pub struct BulkWriter<'w> {
 }
 
 /// A memory with the check that the store can take it made, and usually its index
-/// entry computed (on any thread: an import does both on its reader thread, leaving the
-/// writer only the writes, unless the writer is waiting for work). (Encoding it is left
-/// to the writer, which reuses one buffer.)
+/// entry and its stored form computed (on any thread: an import does all three on its
+/// reader thread, leaving the writer only the writes, unless the writer is waiting for
+/// work).
 #[derive(Debug)]
 pub struct Prepared {
     memory: Memory,
     /// `None`: left to the writer.
     entry: Option<IndexEntry>,
+    /// The memory encoded as the store keeps it; `None`: left to the writer.
+    encoded: Option<Vec<u8>>,
     /// Why the store cannot take the memory, if it cannot.
     refusal: Option<String>,
 }
 
 impl Prepared {
-    /// Checks `memory` and computes its index entry.
+    /// Checks `memory` and computes its index entry and stored form.
     pub fn new(memory: Memory) -> Prepared {
         let refusal = refusal(&memory);
         Prepared::with(memory, refusal, true)
     }
 
-    /// Checks `memory` and leaves its index entry to the writer: what a reader thread
-    /// hands over when the writer would otherwise wait for it.
+    /// Checks `memory` and leaves its index entry and stored form to the writer: what a
+    /// reader thread hands over when the writer would otherwise wait for it.
     pub fn without_entry(memory: Memory) -> Prepared {
         let refusal = refusal(&memory);
         Prepared::with(memory, refusal, false)
     }
 
     /// A memory already normalised and checked against the data model, which the
-    /// store takes as it is. Its index entry is computed when `with_entry`, else left
-    /// to the writer.
+    /// store takes as it is. Its index entry and stored form are computed when
+    /// `with_entry`, else left to the writer.
     pub fn of_checked(memory: Checked, with_entry: bool) -> Prepared {
         Prepared::with(memory.into_memory(), None, with_entry)
     }
@@ -68,6 +70,7 @@ impl Prepared {
     fn with(memory: Memory, refusal: Option<String>, with_entry: bool) -> Prepared {
         Prepared {
             entry: with_entry.then(|| IndexEntry::of(&memory)),
+            encoded: with_entry.then(|| super::tables::encode(&memory)),
             memory,
             refusal,
         }
@@ -117,6 +120,19 @@ fn refused(memory: &Memory, refusal: Option<String>) -> StoreResult<()> {
             detail,
         }),
     }
+}
+
+/// The stored form of `memory`: `encoded` when given, else encoded into `buffer`.
+fn stored_form<'a>(
+    buffer: &'a mut Vec<u8>,
+    memory: &Memory,
+    encoded: Option<&'a [u8]>,
+) -> &'a [u8] {
+    encoded.unwrap_or_else(|| {
+        buffer.clear();
+        encode_into(memory, buffer);
+        buffer
+    })
 }
 
 /// What a [`BulkWriter::put`] did.
@@ -203,14 +219,15 @@ impl<'w> BulkWriter<'w> {
     /// Inserts the memory, or replaces the one with the same id.
     pub fn put(&mut self, memory: &Memory) -> StoreResult<PutOutcome> {
         check(memory)?;
-        self.put_parts(memory, &IndexEntry::of(memory))
+        self.put_parts(memory, &IndexEntry::of(memory), None)
     }
 
     /// [`put`](Self::put) with the index entry already computed.
     pub fn put_prepared(&mut self, prepared: &Prepared) -> StoreResult<PutOutcome> {
         prepared.accepted()?;
         let mut built = None;
-        self.put_parts(&prepared.memory, prepared.entry(&mut built))
+        let encoded = prepared.encoded.as_deref();
+        self.put_parts(&prepared.memory, prepared.entry(&mut built), encoded)
     }
 
     /// Writes the new memories waiting to be appended (before any other change to
@@ -221,8 +238,13 @@ impl<'w> BulkWriter<'w> {
             .map_err(|e| storage_error(self.path, e))
     }
 
-    /// Stores a memory already checked.
-    fn put_parts(&mut self, memory: &Memory, entry: &IndexEntry) -> StoreResult<PutOutcome> {
+    /// Stores a memory already checked (`encoded`: its stored form, when computed).
+    fn put_parts(
+        &mut self,
+        memory: &Memory,
+        entry: &IndexEntry,
+        encoded: Option<&[u8]>,
+    ) -> StoreResult<PutOutcome> {
         self.write_appended()?;
         let (doc, old) = match self.doc_of(&memory.id)? {
             Some(doc) => (doc, self.get_doc(doc)?),
@@ -237,30 +259,31 @@ impl<'w> BulkWriter<'w> {
         if let Some(old) = &old {
             self.set_backlinks(old, false);
         }
-        self.write_parts(doc, memory, entry, old.as_ref())?;
+        self.write_parts(doc, memory, entry, encoded, old.as_ref())?;
         Ok(PutOutcome { doc, old })
     }
 
-    /// Notes the backlinks of a memory being stored and encodes it into `buffer`.
-    fn link_and_encode(&mut self, memory: &Memory) {
+    /// Notes the backlinks of a memory being stored.
+    fn link(&mut self, memory: &Memory) {
         if !memory.relationships.is_empty() {
             self.set_backlinks(memory, true);
         }
-        self.buffer.clear();
-        encode_into(memory, &mut self.buffer);
     }
 
-    /// The memory's own rows: its backlinks, its encoding and its index entry.
+    /// The memory's own rows: its backlinks, its encoding (`encoded`, or made here)
+    /// and its index entry.
     fn write_parts(
         &mut self,
         doc: u32,
         memory: &Memory,
         entry: &IndexEntry,
+        encoded: Option<&[u8]>,
         old: Option<&Memory>,
     ) -> StoreResult<()> {
-        self.link_and_encode(memory);
+        self.link(memory);
+        let row = stored_form(&mut self.buffer, memory, encoded);
         self.memories
-            .insert(doc, self.buffer.as_slice())
+            .insert(doc, row)
             .map_err(|e| storage_error(self.path, e))?;
         self.index
             .put_entry(doc, entry, old)
@@ -280,8 +303,9 @@ impl<'w> BulkWriter<'w> {
         let doc = self.allocate_doc()?;
         self.new_ids.insert(&memory.id, doc);
         // a number never handed out before: the row goes at the end of each table
-        self.link_and_encode(memory);
-        self.appended.push(doc, &self.buffer);
+        self.link(memory);
+        let row = stored_form(&mut self.buffer, memory, prepared.encoded.as_deref());
+        self.appended.push(doc, row);
         if self.appended.is_full() {
             self.write_appended()?;
         }
