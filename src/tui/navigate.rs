@@ -115,6 +115,8 @@ pub(super) fn search_done(
     if !state.following {
         show_selected(state, effects);
     }
+    // the pane may show less than before (another memory, or none)
+    state.detail_scroll = state.detail_scroll.min(view::detail::max_scroll(state));
 }
 
 /// Keeps the selection inside a list that changed under it, and the detail pane on a

@@ -185,6 +185,8 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
                     state.detail_link = 0;
                 }
                 state.detail = Some(*view);
+                // the same memory may read shorter than before (edited)
+                state.detail_scroll = state.detail_scroll.min(view::detail::max_scroll(state));
             }
         }
         Action::DetailFailed { id, reason } => {
