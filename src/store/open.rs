@@ -69,9 +69,10 @@ pub const BROWSE_CACHE_BYTES: usize = 8 << 20;
 /// written pages in memory up to half of it and writes the older ones to the file
 /// beyond that, so a smaller cache writes an import's finished pages during the import
 /// and reuses their memory, where a larger one holds them all until the commit: fresh
-/// memory, which the kernel must zero first, and a longer commit. 128 MiB imported a
-/// million memories faster than 64 MiB or 256 MiB to 1 GiB (benches/RESULTS.md).
-pub const BULK_CACHE_BYTES: usize = 128 << 20;
+/// memory, which the kernel must zero first, and a longer commit. 256 MiB (a write
+/// buffer that holds a 100k-memory import whole) imported 100k memories faster than 128
+/// MiB and a million as fast; 64 MiB, 512 MiB and 1 GiB were slower (benches/RESULTS.md).
+pub const BULK_CACHE_BYTES: usize = 256 << 20;
 
 /// Opens or creates the database with a page cache of `cache_bytes` and checks or
 /// stamps its format and schema version; `before_rebuild` runs first when the index
