@@ -74,56 +74,42 @@ fn choose() -> bool {
     mi
 }
 
+/// The allocator this process chose.
+#[inline]
+fn chosen() -> &'static dyn GlobalAlloc {
+    if mimalloc() {
+        &mimalloc::MiMalloc
+    } else {
+        &System
+    }
+}
+
 // SAFETY: every call goes to one of two sound allocators, the same one for the whole
 // process (chosen before the first allocation), so a block is always freed or resized
-// by the allocator that made it.
+// by the allocator that made it; the caller's guarantees are passed on as they are.
 unsafe impl GlobalAlloc for Allocator {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's guarantees, passed on.
-        unsafe {
-            if mimalloc() {
-                mimalloc::MiMalloc.alloc(layout)
-            } else {
-                System.alloc(layout)
-            }
-        }
+        // SAFETY: see the impl.
+        unsafe { chosen().alloc(layout) }
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's guarantees, passed on.
-        unsafe {
-            if mimalloc() {
-                mimalloc::MiMalloc.alloc_zeroed(layout)
-            } else {
-                System.alloc_zeroed(layout)
-            }
-        }
+        // SAFETY: see the impl.
+        unsafe { chosen().alloc_zeroed(layout) }
     }
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's guarantees, passed on; `ptr` came from the same allocator.
-        unsafe {
-            if mimalloc() {
-                mimalloc::MiMalloc.dealloc(ptr, layout);
-            } else {
-                System.dealloc(ptr, layout);
-            }
-        }
+        // SAFETY: see the impl; `ptr` came from the same allocator.
+        unsafe { chosen().dealloc(ptr, layout) }
     }
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller's guarantees, passed on; `ptr` came from the same allocator.
-        unsafe {
-            if mimalloc() {
-                mimalloc::MiMalloc.realloc(ptr, layout, new_size)
-            } else {
-                System.realloc(ptr, layout, new_size)
-            }
-        }
+        // SAFETY: see the impl; `ptr` came from the same allocator.
+        unsafe { chosen().realloc(ptr, layout, new_size) }
     }
 }
 

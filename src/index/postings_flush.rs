@@ -46,8 +46,11 @@ pub(super) fn write_postings(
     let (encoded, appended) = both(
         !second.is_empty(),
         || {
-            let grouped = Grouped::of(added, log, &counts, |t| in_second[t as usize]);
             let mut blocks = EncodedBlocks::default();
+            if second.is_empty() {
+                return blocks;
+            }
+            let grouped = Grouped::of(added, log, &counts, |t| in_second[t as usize]);
             let mut scratch = Vec::new();
             for &t in second {
                 grouped.edits_of(t, &mut scratch);
