@@ -10,6 +10,7 @@ mod open;
 mod read;
 pub mod tables;
 mod write;
+mod writeback;
 
 pub use bulk::{BulkWriter, Prepared, PutOutcome};
 pub use error::{StoreError, StoreResult};

@@ -8,6 +8,7 @@ use super::tables::{
     BACKLINK_ROWS_SCHEMA, BACKLINKS, FORMAT_MARKER, IDS, KEY_FORMAT, KEY_NEXT_DOC, KEY_SCHEMA,
     MEMORIES, META, SCHEMA_VERSION,
 };
+use super::writeback::EarlyWriteback;
 use redb::{Database, DatabaseError, ReadOnlyDatabase, ReadableDatabase, TableError};
 use std::io::Read;
 use std::path::Path;
@@ -96,9 +97,17 @@ pub fn open_database(
     } else if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| io(path, e))?;
+    let backend = EarlyWriteback::new(file).map_err(|e| io(path, e))?;
     let db = Database::builder()
         .set_cache_size(cache_bytes)
-        .create(path)
+        .create_with_backend(backend)
         .map_err(|e| match e {
             DatabaseError::DatabaseAlreadyOpen => StoreError::Locked {
                 path: path.to_path_buf(),
