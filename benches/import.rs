@@ -57,6 +57,7 @@ fn main() {
         on_conflict: OnConflict::Fail,
         dry_run: false,
         now: Timestamp(0),
+        ..ImportOptions::default()
     };
     let mut parse = Vec::new();
     let mut full = Vec::new();

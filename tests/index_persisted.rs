@@ -1370,3 +1370,95 @@ fn the_checker_notices_every_kind_of_damage() {
     std::fs::copy(&original, &path).expect("copy");
     assert_index_exact(&Store::open(&path).expect("open"), "undamaged copy");
 }
+
+/// `numbered(i, twice)` linking to two other memories, one of them perhaps never stored.
+fn linked(i: usize, twice: bool) -> Memory {
+    let mut m = numbered(i, twice);
+    m.relationships = [(i * 7 + 1) % 1_300, i + 5_000]
+        .into_iter()
+        .filter(|&target| target != i)
+        .map(|target| memlens::model::Relationship {
+            target: format!("n{target:04}"),
+            kind: "related".into(),
+            strength: None,
+        })
+        .collect();
+    m
+}
+
+/// Imports a JSONL file in steps of `step_bytes`.
+fn import_in_steps(
+    store: &Store,
+    path: &Path,
+    on_conflict: OnConflict,
+    step_bytes: usize,
+) -> Result<memlens::exchange::ImportSummary, ExchangeError> {
+    let source = ImportSource::Path(path.to_path_buf(), Some(Format::Jsonl));
+    let options = memlens::exchange::ImportOptions {
+        step_bytes,
+        ..options(on_conflict)
+    };
+    import(store, &[source], &options)
+}
+
+#[test]
+fn an_import_in_steps_stays_exact_and_a_failed_one_is_undone_with_its_steps() {
+    let (dir, store) = temp_store();
+    let mut model: BTreeMap<String, Memory> = BTreeMap::new();
+    let existing: Vec<Memory> = (0..100).map(|i| linked(i, false)).collect();
+    put_all(&store, existing.iter().cloned());
+    model.extend(existing.into_iter().map(|m| (m.id.clone(), m)));
+
+    // 900 new memories in steps of 20 kB: a step after each batch the reader hands over
+    // (256 memories), each committed before the next one writes
+    let fresh: Vec<Memory> = (100..1_000).map(|i| linked(i, i % 4 == 0)).collect();
+    let path = jsonl_file(dir.path(), "fresh.jsonl", &fresh);
+    let summary = import_in_steps(&store, &path, OnConflict::Fail, 20_000).expect("import");
+    assert_eq!(summary.added, 900);
+    assert!(summary.steps >= 3, "only {} steps", summary.steps);
+    model.extend(fresh.into_iter().map(|m| (m.id.clone(), m)));
+    assert_holds(&store, &model, "after the import in steps");
+    assert_index_exact(&store, "after the import in steps");
+    assert_backlinks(&store, &model, "after the import in steps");
+    let before = exchange_support::export_all(&store);
+
+    // every other memory overwritten and 200 new ones, with a bad last line: the run
+    // takes the steps the same run without that line takes (below), then is undone
+    let next: Vec<Memory> = (0..1_400).step_by(2).map(|i| linked(i, true)).collect();
+    let good = jsonl_file(dir.path(), "next.jsonl", &next);
+    let mut text = std::fs::read_to_string(&good).expect("read");
+    text.push_str("{\"id\":\"n9999\",\"body\":\"too heavy\",\"weight\":2}\n");
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, text).expect("write");
+    let failed = import_in_steps(&store, &bad, OnConflict::Overwrite, 20_000);
+    assert!(
+        matches!(failed, Err(ExchangeError::Invalid { .. })),
+        "{failed:?}"
+    );
+    assert!(
+        exchange_support::export_all(&store) == before,
+        "the failed import left changes behind"
+    );
+    assert_holds(&store, &model, "after the failed import");
+    assert_index_exact(&store, "after the failed import");
+    assert_backlinks(&store, &model, "after the failed import");
+
+    let summary = import_in_steps(&store, &good, OnConflict::Overwrite, 20_000).expect("import");
+    assert_eq!((summary.added, summary.replaced), (200, 500));
+    assert!(summary.steps >= 3, "only {} steps", summary.steps);
+    model.extend(next.into_iter().map(|m| (m.id.clone(), m)));
+    assert_holds(&store, &model, "after the overwrite in steps");
+    assert_index_exact(&store, "after the overwrite in steps");
+    assert_backlinks(&store, &model, "after the overwrite in steps");
+
+    // the same store imported in one step holds the same
+    let (_other_dir, other) = temp_store();
+    put_all(&other, (0..100).map(|i| linked(i, false)));
+    let once = import_in_steps(&other, &path, OnConflict::Fail, usize::MAX).expect("import");
+    assert_eq!(once.steps, 0);
+    import_in_steps(&other, &good, OnConflict::Overwrite, usize::MAX).expect("import");
+    assert!(
+        exchange_support::export_all(&other) == exchange_support::export_all(&store),
+        "steps changed what is stored"
+    );
+}

@@ -496,13 +496,21 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
     {
         let w = store.write().unwrap();
         {
-            let mut table = w.txn().open_table(SEARCH_DOCS).unwrap();
+            let mut table = w
+                .txn()
+                .expect("write transaction")
+                .open_table(SEARCH_DOCS)
+                .unwrap();
             for doc in [0u32, 5, 6, 29].into_iter().filter(|_| remove) {
                 table.remove(doc).unwrap();
             }
             table.insert(7u32, &b"\x01garbage"[..]).unwrap();
             table.insert(8u32, &b"\x09unknown version"[..]).unwrap();
-            let mut texts = w.txn().open_table(HAYSTACKS).unwrap();
+            let mut texts = w
+                .txn()
+                .expect("write transaction")
+                .open_table(HAYSTACKS)
+                .unwrap();
             if remove {
                 assert!(texts.remove(0u32).unwrap().is_some(), "no haystacks chunk");
             } else {

@@ -205,6 +205,82 @@ fn a_dropped_write_transaction_changes_nothing() {
     assert_eq!(store.read().unwrap().len().unwrap(), 0);
 }
 
+/// Puts memories `ids` through a bulk writer of `w`, then takes a step.
+fn put_then_step(w: &mut memlens::store::StoreWriter, ids: &[&str], body: &str) {
+    {
+        let mut bulk = w.bulk().unwrap();
+        for id in ids {
+            bulk.put(&Memory::new(*id, body, Timestamp(0))).unwrap();
+        }
+    }
+    w.checkpoint().unwrap();
+}
+
+/// The ids and bodies a store holds.
+fn held(store: &Store) -> Vec<(String, String)> {
+    let mut all = Vec::new();
+    store
+        .read()
+        .unwrap()
+        .try_for_each_by_id(|m| {
+            all.push((m.id, m.body));
+            Ok::<(), StoreError>(())
+        })
+        .unwrap();
+    all
+}
+
+#[test]
+fn steps_are_seen_as_they_are_taken_and_undone_together() {
+    let (dir, store) = temp_store();
+    let path = dir.path().join("store.redb");
+    let mut w = store.write().unwrap();
+    w.put(&Memory::new("kept", "before", Timestamp(0))).unwrap();
+    w.commit().unwrap();
+    let before = held(&store);
+
+    // each step is committed: a reader of this process sees it
+    let mut w = store.write_in_steps(1).unwrap();
+    put_then_step(&mut w, &["a", "b"], "first");
+    assert_eq!(w.steps_taken(), 1);
+    assert_eq!(held(&store).len(), 3);
+    put_then_step(&mut w, &["kept", "c"], "second");
+    assert_eq!(w.steps_taken(), 2);
+    assert_eq!(
+        store.read().unwrap().get("kept").unwrap().unwrap().body,
+        "second"
+    );
+    w.abandon().unwrap();
+    assert_eq!(held(&store), before);
+
+    // undone for good: the file reopens as it was, with nothing to recover
+    drop(store);
+    let snapshot = Store::snapshot(&path)
+        .unwrap()
+        .expect("a store closed cleanly");
+    assert_eq!(snapshot.len().unwrap(), 1);
+    drop(snapshot);
+
+    // a write in steps that commits keeps every step, across a reopen
+    let store = Store::open(&path).unwrap();
+    let mut w = store.write_in_steps(1).unwrap();
+    put_then_step(&mut w, &["a", "b"], "first");
+    put_then_step(&mut w, &["kept"], "second");
+    w.put(&Memory::new("d", "last", Timestamp(0))).unwrap();
+    w.commit().unwrap();
+    drop(store);
+    let store = Store::open(&path).unwrap();
+    let bodies: Vec<(&str, &str)> = vec![
+        ("a", "first"),
+        ("b", "first"),
+        ("d", "last"),
+        ("kept", "second"),
+    ];
+    let got = held(&store);
+    let got: Vec<(&str, &str)> = got.iter().map(|(i, b)| (i.as_str(), b.as_str())).collect();
+    assert_eq!(got, bodies);
+}
+
 #[test]
 fn bulk_puts_number_documents_densely_and_across_transactions() {
     let (_dir, store) = temp_store();

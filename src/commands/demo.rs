@@ -84,6 +84,7 @@ fn build(temp: &Path, now: Timestamp) -> CommandResult<()> {
         on_conflict: OnConflict::Fail,
         dry_run: false,
         now,
+        ..ImportOptions::default()
     };
     import_into(&mut writer, &[source], &options)?;
     writer.set_meta(DEMO_KEY, DEMO_MARKER)?;

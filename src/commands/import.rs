@@ -7,7 +7,6 @@ use crate::cli::ImportArgs;
 use crate::exchange::{
     ExchangeError, ImportOptions, ImportSource, ImportSummary, Problems, import,
 };
-use crate::model::Timestamp;
 use crate::store::Store;
 use std::io::Write;
 use std::path::Path;
@@ -29,7 +28,7 @@ pub fn run(
     let options = ImportOptions {
         on_conflict: args.on_conflict.into(),
         dry_run: args.dry_run,
-        now: Timestamp::now(),
+        ..ImportOptions::default()
     };
     let result = import(&store, &sources, &options);
     drop(store);

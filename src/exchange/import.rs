@@ -12,9 +12,10 @@ use super::{
     Format, OnConflict, RecordSink, detect, hivelore, jsonl, lines, mcp_memory, openmemory,
 };
 use crate::model::Timestamp;
-use crate::store::{BulkWriter, Prepared, Store, StoreError, StoreWriter};
+use crate::store::{BulkWriter, Prepared, STEP_BYTES, Store, StoreError, StoreWriter};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, Sender};
 
 /// How an import run behaves.
 #[derive(Debug, Clone, Copy)]
@@ -25,6 +26,8 @@ pub struct ImportOptions {
     pub dry_run: bool,
     /// The time given to memories whose input has no timestamps.
     pub now: Timestamp,
+    /// Bytes written per step of the import ([`Store::write_in_steps`]).
+    pub step_bytes: usize,
 }
 
 impl Default for ImportOptions {
@@ -33,6 +36,7 @@ impl Default for ImportOptions {
             on_conflict: OnConflict::Fail,
             dry_run: false,
             now: Timestamp::now(),
+            step_bytes: STEP_BYTES,
         }
     }
 }
@@ -68,33 +72,47 @@ pub struct ImportSummary {
     pub skipped: usize,
     /// Warnings (capped, counted).
     pub warnings: Problems,
+    /// Steps committed before the last, durable commit ([`Store::write_in_steps`]).
+    pub steps: usize,
     /// True when nothing was written on purpose.
     pub dry_run: bool,
 }
 
-/// Imports `sources` into `store` in one durable transaction (none in a dry run).
+/// Imports `sources` into `store`, all or nothing (nothing in a dry run). A large
+/// import is written [in steps](Store::write_in_steps), each committed without waiting
+/// for the disk and all undone if the run fails, so that its pages are checksummed
+/// while they are still in memory.
 pub fn import(
     store: &Store,
     sources: &[ImportSource],
     options: &ImportOptions,
 ) -> Result<ImportSummary, ExchangeError> {
-    let mut writer = store.write()?;
-    let summary = import_into(&mut writer, sources, options)?;
-    if !options.dry_run {
-        writer.commit()?;
+    if options.dry_run {
+        return import_into(&mut store.write()?, sources, options);
     }
-    Ok(summary)
+    let mut writer = store.write_in_steps(options.step_bytes)?;
+    match import_into(&mut writer, sources, options) {
+        Ok(summary) => {
+            writer.commit()?;
+            Ok(summary)
+        }
+        Err(e) => {
+            writer.abandon()?;
+            Err(e)
+        }
+    }
 }
 
-/// Imports into an open write transaction, which the caller commits (or drops). On
-/// `Err` the transaction holds partial writes and must be dropped.
+/// Imports into an open write transaction, which the caller commits (or drops, or
+/// [abandons](StoreWriter::abandon) when written in steps). On `Err` the transaction
+/// holds partial writes and must be dropped.
 pub fn import_into(
     writer: &mut StoreWriter,
     sources: &[ImportSource],
     options: &ImportOptions,
 ) -> Result<ImportSummary, ExchangeError> {
-    let mut bulk = writer.bulk()?;
-    let mut sink = StoreSink::new(&mut bulk, options.on_conflict);
+    let first_doc = writer.bulk()?.next_doc();
+    let mut sink = StoreSink::new(first_doc, options.on_conflict);
     let (to_writer, from_reader) = std::sync::mpsc::sync_channel::<Vec<Event>>(8);
     let (to_reader, spent) = std::sync::mpsc::channel::<Vec<Event>>();
     let now = options.now;
@@ -117,17 +135,7 @@ pub fn import_into(
             channel.finish();
             outcome.map(|()| names)
         });
-        for batch in from_reader.iter() {
-            for event in &batch {
-                sink.apply(event);
-            }
-            backlog.stored_one();
-            // Freed on the reader's thread; a reader gone already leaves it to us.
-            let _ = to_reader.send(batch);
-            if sink.failure.is_some() {
-                break;
-            }
-        }
+        sink.store_all(writer, &from_reader, &backlog, &to_reader);
         // Unblocks a reader still sending after the writer stopped, or waiting for
         // the batches it sent to come back.
         drop(from_reader);
@@ -147,6 +155,7 @@ pub fn import_into(
         replaced: sink.replaced,
         skipped: sink.skipped,
         warnings: std::mem::take(&mut sink.warnings),
+        steps: writer.steps_taken(),
         dry_run: options.dry_run,
     };
     if !sink.problems.is_empty() {
@@ -221,8 +230,7 @@ pub fn read_source(
 type Place = (u32, u32);
 
 /// The sink that writes into the store and checks ids.
-struct StoreSink<'a, 'w> {
-    bulk: &'a mut BulkWriter<'w>,
+struct StoreSink {
     on_conflict: OnConflict,
     /// Document numbers from here on were handed out by this run.
     first_doc: u32,
@@ -240,11 +248,9 @@ struct StoreSink<'a, 'w> {
     failure: Option<StoreError>,
 }
 
-impl<'a, 'w> StoreSink<'a, 'w> {
-    fn new(bulk: &'a mut BulkWriter<'w>, on_conflict: OnConflict) -> StoreSink<'a, 'w> {
-        let first_doc = bulk.next_doc();
+impl StoreSink {
+    fn new(first_doc: u32, on_conflict: OnConflict) -> StoreSink {
         StoreSink {
-            bulk,
             on_conflict,
             first_doc,
             files: Vec::new(),
@@ -280,8 +286,13 @@ impl<'a, 'w> StoreSink<'a, 'w> {
         )
     }
 
-    fn store(&mut self, prepared: &Prepared, place: Place) -> Result<(), StoreError> {
-        let doc = match self.bulk.insert_if_new(prepared)? {
+    fn store(
+        &mut self,
+        bulk: &mut BulkWriter<'_>,
+        prepared: &Prepared,
+        place: Place,
+    ) -> Result<(), StoreError> {
+        let doc = match bulk.insert_if_new(prepared)? {
             Ok(_) => {
                 self.new_places.push(place);
                 self.added += 1;
@@ -310,7 +321,7 @@ impl<'a, 'w> StoreSink<'a, 'w> {
             }
             OnConflict::Skip => self.skipped += 1,
             OnConflict::Overwrite => {
-                self.bulk.put_prepared(prepared)?;
+                bulk.put_prepared(prepared)?;
                 self.replaced += 1;
             }
         }
@@ -318,9 +329,65 @@ impl<'a, 'w> StoreSink<'a, 'w> {
     }
 }
 
-impl StoreSink<'_, '_> {
-    /// Applies one event from the reader thread.
-    fn apply(&mut self, event: &Event) {
+impl StoreSink {
+    /// Stores the batches the reader sends until it is done or the writer fails, taking
+    /// a step ([`StoreWriter::checkpoint`]) whenever one is due; sends each batch back
+    /// to the reader once stored.
+    fn store_all(
+        &mut self,
+        writer: &mut StoreWriter,
+        from_reader: &Receiver<Vec<Event>>,
+        backlog: &Backlog,
+        to_reader: &Sender<Vec<Event>>,
+    ) {
+        loop {
+            let mut bulk = match writer.bulk() {
+                Ok(bulk) => bulk,
+                Err(e) => {
+                    self.failure = Some(e);
+                    return;
+                }
+            };
+            if !self.store_step(&mut bulk, from_reader, backlog, to_reader) {
+                return;
+            }
+            drop(bulk);
+            if let Err(e) = writer.checkpoint() {
+                self.failure = Some(e);
+                return;
+            }
+        }
+    }
+
+    /// Stores batches through `bulk`: false once the reader is done or the writer
+    /// failed, true when a step is due.
+    fn store_step(
+        &mut self,
+        bulk: &mut BulkWriter<'_>,
+        from_reader: &Receiver<Vec<Event>>,
+        backlog: &Backlog,
+        to_reader: &Sender<Vec<Event>>,
+    ) -> bool {
+        for batch in from_reader.iter() {
+            for event in &batch {
+                self.apply(bulk, event);
+            }
+            backlog.stored_one();
+            // Freed on the reader's thread; a reader gone already leaves it to us.
+            let _ = to_reader.send(batch);
+            if self.failure.is_some() {
+                return false;
+            }
+            // a run that has met a problem will be undone: no step is worth taking
+            if bulk.step_is_due() && self.problems.is_empty() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Applies one event from the reader thread, storing its memory through `bulk`.
+    fn apply(&mut self, bulk: &mut BulkWriter<'_>, event: &Event) {
         match event {
             Event::File(name) => {
                 if self.files.last().is_none_or(|last| last != name) {
@@ -333,7 +400,7 @@ impl StoreSink<'_, '_> {
                 }
                 self.read += 1;
                 let place = (self.current(), u32::try_from(*line).unwrap_or(u32::MAX));
-                if let Err(e) = self.store(prepared, place) {
+                if let Err(e) = self.store(bulk, prepared, place) {
                     self.failure = Some(e);
                 }
             }

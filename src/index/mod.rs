@@ -109,6 +109,11 @@ impl IndexEntry {
         }
     }
 
+    /// The bytes the entry holds: about what the index writes of the memory.
+    pub fn size(&self) -> usize {
+        self.bytes.len()
+    }
+
     /// The search record's stored bytes.
     pub fn record(&self) -> &[u8] {
         &self.bytes[..self.terms.at]

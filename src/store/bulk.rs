@@ -29,6 +29,10 @@ pub struct BulkWriter<'w> {
     new_ids: &'w mut NewIds,
     index: IndexWriter<'w>,
     buffer: Vec<u8>,
+    /// Bytes of rows and index entries written through this writer.
+    written: usize,
+    /// Bytes after which a write in steps takes its next step (`usize::MAX`: never).
+    pub(super) step_bytes: usize,
 }
 
 /// A memory with the check that the store can take it made, and usually its index
@@ -165,11 +169,19 @@ impl<'w> BulkWriter<'w> {
             new_ids,
             index: IndexWriter::open(txn, pending).map_err(|e| storage_error(path, e))?,
             buffer: Vec::new(),
+            written: 0,
+            step_bytes: usize::MAX,
         })
     }
 
     fn err(&self, e: impl std::fmt::Display) -> StoreError {
         storage_error(self.path, e)
+    }
+
+    /// True once this writer has written enough for a write in steps to take a step
+    /// ([`super::StoreWriter::checkpoint`]).
+    pub fn step_is_due(&self) -> bool {
+        self.written >= self.step_bytes
     }
 
     /// The next document number a new memory would get (every number below it has been
@@ -282,6 +294,7 @@ impl<'w> BulkWriter<'w> {
     ) -> StoreResult<()> {
         self.link(memory);
         let row = stored_form(&mut self.buffer, memory, encoded);
+        self.written += row.len() + entry.size();
         self.memories
             .insert(doc, row)
             .map_err(|e| storage_error(self.path, e))?;
@@ -306,12 +319,15 @@ impl<'w> BulkWriter<'w> {
         self.link(memory);
         let row = stored_form(&mut self.buffer, memory, prepared.encoded.as_deref());
         self.appended.push(doc, row);
+        self.written += row.len();
         if self.appended.is_full() {
             self.write_appended()?;
         }
         let mut built = None;
+        let entry = prepared.entry(&mut built);
+        self.written += entry.size();
         self.index
-            .append_entry(doc, prepared.entry(&mut built))
+            .append_entry(doc, entry)
             .map_err(|e| storage_error(self.path, e))?;
         Ok(Ok(doc))
     }

@@ -8,6 +8,7 @@ mod links;
 mod new_ids;
 mod open;
 mod read;
+mod steps;
 pub mod tables;
 mod write;
 mod writeback;
@@ -15,14 +16,16 @@ mod writeback;
 pub use bulk::{BulkWriter, Prepared, PutOutcome};
 pub use error::{StoreError, StoreResult};
 pub use read::StoreReader;
+pub use steps::STEP_BYTES;
 pub use write::StoreWriter;
 
 use redb::ReadableDatabase;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// An open memlens store (one redb file, held exclusively by this process).
 pub struct Store {
-    db: redb::Database,
+    db: Arc<redb::Database>,
     path: PathBuf,
 }
 
@@ -52,7 +55,7 @@ impl Store {
     ) -> StoreResult<Store> {
         let db = open::open_database(path, cache_bytes, before_rebuild)?;
         Ok(Store {
-            db,
+            db: Arc::new(db),
             path: path.to_path_buf(),
         })
     }
@@ -90,7 +93,19 @@ impl Store {
     /// Starts the one write transaction; nothing is visible until `commit`.
     pub fn write(&self) -> StoreResult<StoreWriter> {
         let txn = self.db.begin_write().map_err(|e| self.storage(e))?;
-        Ok(StoreWriter::new(txn, self.path.clone()))
+        Ok(StoreWriter::new(txn, self.path.clone(), None))
+    }
+
+    /// Starts a write taken in steps of about `step_bytes` (a large import; see
+    /// [`STEP_BYTES`]): a [`checkpoint`](StoreWriter::checkpoint) once a bulk writer has
+    /// written that much commits it without waiting for the disk, `commit` makes it all
+    /// durable, and [`abandon`](StoreWriter::abandon) (or a failed `commit`) undoes
+    /// every step. No other process sees a step: the store is held by this one.
+    pub fn write_in_steps(&self, step_bytes: usize) -> StoreResult<StoreWriter> {
+        let txn = self.db.begin_write().map_err(|e| self.storage(e))?;
+        let steps = steps::Steps::begin(Arc::clone(&self.db), &txn, step_bytes)
+            .map_err(|e| self.storage(e))?;
+        Ok(StoreWriter::new(txn, self.path.clone(), Some(steps)))
     }
 
     fn storage(&self, e: impl std::fmt::Display) -> StoreError {

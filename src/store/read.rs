@@ -26,7 +26,7 @@ pub(super) enum Owned {
     /// Opened read-only ([`super::Store::snapshot`]).
     ReadOnly(redb::ReadOnlyDatabase),
     /// A store opened for writing and handed over ([`super::Store::into_reader`]).
-    Writable(redb::Database),
+    Writable(std::sync::Arc<redb::Database>),
 }
 
 impl From<redb::ReadOnlyDatabase> for Owned {

@@ -6,21 +6,36 @@ use super::error::{StoreError, StoreResult};
 use super::links::PendingLinks;
 use super::new_ids::NewIds;
 use super::open::storage_error;
+use super::steps::Steps;
 use super::tables::{IDS, KEY_NEXT_DOC, MEMORIES, META, RESERVED_META_KEYS, decode_doc};
 use crate::appends::Appends;
 use crate::commit::both;
 use crate::index::PendingIndex;
 use crate::model::Memory;
 use redb::{ReadableTable, WriteTransaction};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// Why a writer whose checkpoint failed refuses everything after it.
+const ENDED: &str = "the write transaction ended at a failed checkpoint";
+
+/// The transaction of a writer, or the error saying a failed checkpoint ended it.
+fn live<'t>(txn: &'t Option<WriteTransaction>, path: &Path) -> StoreResult<&'t WriteTransaction> {
+    txn.as_ref().ok_or_else(|| storage_error(path, ENDED))
+}
 
 /// Backlink changes and new ids from which a commit writes them on a second thread.
 const PARALLEL_LINKS: usize = 1_000;
 
-/// An open write transaction. Dropping it without `commit` discards every change.
+/// An open write transaction. Dropping it without `commit` discards every change (one
+/// written [in steps](super::Store::write_in_steps) is dropped with
+/// [`abandon`](StoreWriter::abandon)).
 pub struct StoreWriter {
-    txn: WriteTransaction,
+    /// `None` only after a checkpoint committed the last one and could not begin the
+    /// next: every call then fails.
+    txn: Option<WriteTransaction>,
     path: PathBuf,
+    /// How a write in steps commits its steps and undoes them.
+    steps: Option<Steps>,
     next_doc: Option<u32>,
     /// Postings and facts changes, written at commit.
     pending: PendingIndex,
@@ -33,10 +48,11 @@ pub struct StoreWriter {
 }
 
 impl StoreWriter {
-    pub(super) fn new(txn: WriteTransaction, path: PathBuf) -> StoreWriter {
+    pub(super) fn new(txn: WriteTransaction, path: PathBuf, steps: Option<Steps>) -> StoreWriter {
         StoreWriter {
-            txn,
+            txn: Some(txn),
             path,
+            steps,
             next_doc: None,
             pending: PendingIndex::default(),
             links: PendingLinks::default(),
@@ -50,8 +66,35 @@ impl StoreWriter {
     }
 
     /// The underlying redb transaction, for the search indexes.
-    pub fn txn(&self) -> &WriteTransaction {
-        &self.txn
+    pub fn txn(&self) -> StoreResult<&WriteTransaction> {
+        live(&self.txn, &self.path)
+    }
+
+    /// In a write [in steps](super::Store::write_in_steps), commits what is written so
+    /// far without waiting for the disk and goes on in a new transaction; the changes
+    /// still gathered (index, links, new ids) go on with it. Otherwise does nothing.
+    /// Drop every [`BulkWriter`] first.
+    pub fn checkpoint(&mut self) -> StoreResult<()> {
+        let (Some(steps), Some(txn)) = (self.steps.as_mut(), self.txn.take()) else {
+            return Ok(());
+        };
+        let path = &self.path;
+        self.txn = Some(steps.take(txn).map_err(|e| storage_error(path, e))?);
+        Ok(())
+    }
+
+    /// Steps committed so far by [`checkpoint`](Self::checkpoint).
+    pub fn steps_taken(&self) -> usize {
+        self.steps.as_ref().map_or(0, Steps::taken)
+    }
+
+    /// Discards every change, those of the steps already committed included.
+    pub fn abandon(mut self) -> StoreResult<()> {
+        self.txn = None;
+        match self.steps.take() {
+            Some(steps) => steps.undo().map_err(|e| self.err(e)),
+            None => Ok(()),
+        }
     }
 
     /// The document number of a memory id.
@@ -59,7 +102,7 @@ impl StoreWriter {
         if let Some(doc) = self.new_ids.get(id) {
             return Ok(Some(doc));
         }
-        let ids = self.txn.open_table(IDS).map_err(|e| self.err(e))?;
+        let ids = self.txn()?.open_table(IDS).map_err(|e| self.err(e))?;
         Ok(ids.get(id).map_err(|e| self.err(e))?.map(|v| v.value()))
     }
 
@@ -67,7 +110,7 @@ impl StoreWriter {
         if let Some(bytes) = self.appended.get(doc) {
             return decode_doc(&self.path, doc, bytes).map(Some);
         }
-        let table = self.txn.open_table(MEMORIES).map_err(|e| self.err(e))?;
+        let table = self.txn()?.open_table(MEMORIES).map_err(|e| self.err(e))?;
         let Some(bytes) = table.get(doc).map_err(|e| self.err(e))? else {
             return Ok(None);
         };
@@ -85,12 +128,14 @@ impl StoreWriter {
     /// Loads the next free document number from `META` once per transaction.
     fn load_next_doc(&mut self) -> StoreResult<()> {
         if self.next_doc.is_none() {
-            let meta = self.txn.open_table(META).map_err(|e| self.err(e))?;
-            let stored = meta.get(KEY_NEXT_DOC).map_err(|e| self.err(e))?;
-            let next = stored
-                .and_then(|v| <[u8; 4]>::try_from(v.value()).ok())
-                .map(u32::from_le_bytes)
-                .unwrap_or(0);
+            let next = {
+                let meta = self.txn()?.open_table(META).map_err(|e| self.err(e))?;
+                let stored = meta.get(KEY_NEXT_DOC).map_err(|e| self.err(e))?;
+                stored
+                    .and_then(|v| <[u8; 4]>::try_from(v.value()).ok())
+                    .map(u32::from_le_bytes)
+                    .unwrap_or(0)
+            };
             self.next_doc = Some(next);
         }
         Ok(())
@@ -100,15 +145,18 @@ impl StoreWriter {
     /// returned writer before calling `commit`.
     pub fn bulk(&mut self) -> StoreResult<BulkWriter<'_>> {
         self.load_next_doc()?;
-        BulkWriter::new(
-            &self.txn,
+        let txn = live(&self.txn, &self.path)?;
+        let mut bulk = BulkWriter::new(
+            txn,
             &self.path,
             &mut self.next_doc,
             &mut self.pending,
             &mut self.links,
             &mut self.appended,
             &mut self.new_ids,
-        )
+        )?;
+        bulk.step_bytes = self.steps.as_ref().map_or(usize::MAX, Steps::bytes);
+        Ok(bulk)
     }
 
     /// Inserts the memory, or replaces the one with the same id; returns the old record.
@@ -127,14 +175,14 @@ impl StoreWriter {
         if RESERVED_META_KEYS.contains(&key) {
             return Err(self.err(format!("metadata key `{key}` is reserved")));
         }
-        let mut meta = self.txn.open_table(META).map_err(|e| self.err(e))?;
+        let mut meta = self.txn()?.open_table(META).map_err(|e| self.err(e))?;
         meta.insert(key, value).map_err(|e| self.err(e))?;
         Ok(())
     }
 
     /// The metadata value stored under `key`, as this transaction sees it.
     pub fn meta(&self, key: &str) -> StoreResult<Option<Vec<u8>>> {
-        let meta = self.txn.open_table(META).map_err(|e| self.err(e))?;
+        let meta = self.txn()?.open_table(META).map_err(|e| self.err(e))?;
         Ok(meta
             .get(key)
             .map_err(|e| self.err(e))?
@@ -144,23 +192,40 @@ impl StoreWriter {
     /// Makes every change durable at once, the index with the memories. Many
     /// backlinks and new ids (an import's) are written on a second thread while the
     /// index is.
+    /// In a write in steps, a failed commit undoes the steps too.
     pub fn commit(mut self) -> StoreResult<()> {
+        let steps = self.steps.take();
+        let committed = self.commit_all();
+        match (committed, steps) {
+            (Err(e), Some(steps)) => {
+                self.txn = None;
+                steps.undo().map_err(|undo| self.err(undo))?;
+                Err(e)
+            }
+            (committed, _) => committed,
+        }
+    }
+
+    fn commit_all(&mut self) -> StoreResult<()> {
+        let txn = live(&self.txn, &self.path)?;
         self.appended
-            .write_into(&self.txn, MEMORIES)
+            .write_into(txn, MEMORIES)
             .map_err(|e| self.err(e))?;
         let links = std::mem::take(&mut self.links);
         let new_ids = std::mem::take(&mut self.new_ids);
-        let (txn, pending) = (&self.txn, &mut self.pending);
+        let pending = &mut self.pending;
         let apart = links.len() + new_ids.len() >= PARALLEL_LINKS;
         let write_links = || links.write(txn).and_then(|()| new_ids.write(txn));
         let (linked, indexed) = both(apart, write_links, || pending.flush(txn));
-        indexed.and(linked).map_err(|e| self.err(e))?;
+        indexed
+            .and(linked)
+            .map_err(|e| storage_error(&self.path, e))?;
         if let Some(next) = self.next_doc {
-            let mut meta = self.txn.open_table(META).map_err(|e| self.err(e))?;
+            let mut meta = txn.open_table(META).map_err(|e| self.err(e))?;
             meta.insert(KEY_NEXT_DOC, next.to_le_bytes().as_slice())
                 .map_err(|e| self.err(e))?;
         }
-        let path = self.path.clone();
-        self.txn.commit().map_err(|e| storage_error(&path, e))
+        let txn = self.txn.take().ok_or_else(|| self.err(ENDED))?;
+        txn.commit().map_err(|e| self.err(e))
     }
 }

@@ -45,6 +45,7 @@ pub fn options(on_conflict: OnConflict) -> ImportOptions {
         on_conflict,
         dry_run: false,
         now: now(),
+        ..ImportOptions::default()
     }
 }
 
