@@ -68,12 +68,12 @@ fn check_magic(path: &Path) -> StoreResult<()> {
 pub const BROWSE_CACHE_BYTES: usize = 8 << 20;
 /// The page cache of a store opened for a bulk import. redb keeps a transaction's
 /// written pages in memory up to half of it and writes the older ones to the file
-/// beyond that, so a smaller cache writes an import's finished pages during the import
-/// and reuses their memory, where a larger one holds them all until the commit: fresh
-/// memory, which the kernel must zero first, and a longer commit. 256 MiB (a write
-/// buffer that holds a 100k-memory import whole) imported 100k memories faster than 128
-/// MiB and a million as fast; 64 MiB, 512 MiB and 1 GiB were slower (benches/RESULTS.md).
-pub const BULK_CACHE_BYTES: usize = 256 << 20;
+/// beyond that; an import commits in steps of a quarter of it ([`super::STEP_BYTES`]),
+/// so each step's pages are still in memory when they are checksummed, and the memory
+/// of the pages written out is reused rather than fresh memory, which the kernel must
+/// zero first. With steps, 64 MiB imported faster than 256 MiB at both 100k and 1M
+/// memories, with less resident memory (benches/RESULTS.md).
+pub const BULK_CACHE_BYTES: usize = 64 << 20;
 
 /// Opens or creates the database with a page cache of `cache_bytes` and checks or
 /// stamps its format and schema version; `before_rebuild` runs first when the index

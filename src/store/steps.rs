@@ -8,9 +8,9 @@
 use redb::{Database, Durability, Savepoint, WriteTransaction};
 use std::sync::Arc;
 
-/// The bytes of rows and index entries an import writes per step: a quarter of its
-/// page cache, so that the pages of a step are all still in the cache's write buffer
-/// (half of it) when the step is committed and redb checksums them.
+/// The bytes of rows and index entries an import writes per step (16 MiB): a quarter
+/// of its page cache, so that the pages of a step are all still in the cache's write
+/// buffer (half of it) when the step is committed and redb checksums them.
 pub const STEP_BYTES: usize = super::open::BULK_CACHE_BYTES / 4;
 
 /// What a write in steps needs besides its transaction.
