@@ -252,6 +252,12 @@ fn steps_are_seen_as_they_are_taken_and_undone_together() {
     );
     w.abandon().unwrap();
     assert_eq!(held(&store), before);
+    // dropped without a word, it undoes its steps too
+    let mut w = store.write_in_steps(1).unwrap();
+    put_then_step(&mut w, &["e"], "dropped");
+    assert_eq!(held(&store).len(), 2);
+    drop(w);
+    assert_eq!(held(&store), before);
 
     // undone for good: the file reopens as it was, with nothing to recover
     drop(store);

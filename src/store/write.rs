@@ -23,12 +23,24 @@ fn live<'t>(txn: &'t Option<WriteTransaction>, path: &Path) -> StoreResult<&'t W
     txn.as_ref().ok_or_else(|| storage_error(path, ENDED))
 }
 
+impl Drop for StoreWriter {
+    fn drop(&mut self) {
+        // the transaction ends first: undoing the steps begins another
+        self.txn = None;
+        if let Some(steps) = self.steps.take() {
+            // a failed undo leaves the database unclosed, so the steps never persist
+            let _ = steps.undo();
+        }
+    }
+}
+
 /// Backlink changes and new ids from which a commit writes them on a second thread.
 const PARALLEL_LINKS: usize = 1_000;
 
-/// An open write transaction. Dropping it without `commit` discards every change (one
-/// written [in steps](super::Store::write_in_steps) is dropped with
-/// [`abandon`](StoreWriter::abandon)).
+/// An open write transaction. Dropping it without `commit` discards every change, the
+/// steps of a write [in steps](super::Store::write_in_steps) included
+/// ([`abandon`](StoreWriter::abandon) does the same and says whether undoing them
+/// failed).
 pub struct StoreWriter {
     /// `None` only after a checkpoint committed the last one and could not begin the
     /// next: every call then fails.
