@@ -11,7 +11,7 @@
 //! megabytes copies it into fresh memory each time it doubles.
 
 /// Bits of an entry that hold the frequency.
-const TF_BITS: u32 = 6;
+pub(crate) const TF_BITS: u32 = 6;
 /// Frequencies below this fit in an entry.
 pub(crate) const MAX_TF: u32 = (1 << TF_BITS) - 1;
 /// The largest term number that fits in an entry.
@@ -33,6 +33,11 @@ pub(crate) struct AddedPostings {
 
 impl AddedPostings {
     /// Postings held.
+    /// The largest document holding a posting, if any.
+    pub(crate) fn max_doc(&self) -> Option<u32> {
+        self.docs.iter().map(|&(doc, _)| doc).max()
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.len
     }

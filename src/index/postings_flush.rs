@@ -6,7 +6,7 @@
 //! grouped and encoded on a thread of its own, so both cores share the work; the blocks
 //! of the second run wait encoded until those of the first are appended.
 
-use super::added_postings::AddedPostings;
+use super::added_postings::{AddedPostings, MAX_TF, TF_BITS};
 use super::postings::{self, Appender, EncodedBlocks, POSTINGS, Posting};
 use super::tokenize::sort_prefix;
 use crate::commit::{both, last_per_key};
@@ -23,12 +23,60 @@ pub(super) fn write_postings(
     log: &[(u32, u32, u32)],
     names: &[Box<str>],
 ) -> Result<(), redb::Error> {
+    let packs = added.max_doc().is_none_or(|doc| doc <= MAX_PACKED_DOC)
+        && log
+            .iter()
+            .all(|&(_, doc, tf)| doc <= MAX_PACKED_DOC && tf <= MAX_TF);
+    if packs {
+        write_grouped_as::<u32>(txn, added, log, names)
+    } else {
+        write_grouped_as::<Posting>(txn, added, log, names)
+    }
+}
+
+/// The largest document a change packed in one word can hold.
+const MAX_PACKED_DOC: u32 = u32::MAX >> TF_BITS;
+
+/// One change as the grouping holds it: a document and its term's new frequency.
+trait Slot: Copy + Default {
+    fn pack(doc: u32, tf: u32) -> Self;
+    fn posting(self) -> Posting;
+}
+
+/// Both in one word (a document up to [`MAX_PACKED_DOC`], a frequency up to
+/// [`MAX_TF`]): half the fresh memory of a first import's grouping.
+impl Slot for u32 {
+    fn pack(doc: u32, tf: u32) -> u32 {
+        doc << TF_BITS | tf
+    }
+    fn posting(self) -> Posting {
+        (self >> TF_BITS, self & MAX_TF)
+    }
+}
+
+/// Any document and frequency.
+impl Slot for Posting {
+    fn pack(doc: u32, tf: u32) -> Posting {
+        (doc, tf)
+    }
+    fn posting(self) -> Posting {
+        self
+    }
+}
+
+/// [`write_postings`], its changes grouped as `S`.
+fn write_grouped_as<S: Slot + Send + Sync>(
+    txn: &WriteTransaction,
+    added: &AddedPostings,
+    log: &[(u32, u32, u32)],
+    names: &[Box<str>],
+) -> Result<(), redb::Error> {
     // terms in key order, so blocks are written front to back
     let order = key_order(names);
     let counts = counts(added, log, names.len());
     let mut table = txn.open_table(POSTINGS)?;
     if !table.is_empty()? {
-        let grouped = Grouped::of(added, log, &counts, |_| true);
+        let grouped = Grouped::<S>::of(added, log, &counts, |_| true);
         let mut scratch = Vec::new();
         for &t in &order {
             grouped.edits_of(t, &mut scratch);
@@ -50,7 +98,7 @@ pub(super) fn write_postings(
             if second.is_empty() {
                 return blocks;
             }
-            let grouped = Grouped::of(added, log, &counts, |t| in_second[t as usize]);
+            let grouped = Grouped::<S>::of(added, log, &counts, |t| in_second[t as usize]);
             let mut scratch = Vec::new();
             for &t in second {
                 grouped.edits_of(t, &mut scratch);
@@ -59,7 +107,7 @@ pub(super) fn write_postings(
             blocks
         },
         || {
-            let grouped = Grouped::of(added, log, &counts, |t| !in_second[t as usize]);
+            let grouped = Grouped::<S>::of(added, log, &counts, |t| !in_second[t as usize]);
             let mut scratch = Vec::new();
             for &t in first {
                 grouped.edits_of(t, &mut scratch);
@@ -105,32 +153,32 @@ fn split<'o>(order: &'o [u32], counts: &[u32], in_two: bool) -> (&'o [u32], &'o 
 /// `added`, then the changes of `log` (stable: each term's changes stay in the order
 /// they happened, and a document's changes in `log` all come after its postings in
 /// `added`).
-struct Grouped {
+struct Grouped<S> {
     /// Where each term's changes start in `edits` (by term number; the last followed
     /// by the end).
     starts: Vec<usize>,
-    edits: Vec<Posting>,
+    edits: Vec<S>,
 }
 
-impl Grouped {
+impl<S: Slot> Grouped<S> {
     /// The changes of the terms `keep` selects (`counts` says how many each has).
     fn of(
         added: &AddedPostings,
         log: &[(u32, u32, u32)],
         counts: &[u32],
         keep: impl Fn(u32) -> bool,
-    ) -> Grouped {
+    ) -> Grouped<S> {
         let mut starts = vec![0usize; counts.len() + 1];
         for (t, &count) in counts.iter().enumerate() {
             let kept = if keep(t as u32) { count as usize } else { 0 };
             starts[t + 1] = starts[t] + kept;
         }
         let mut fill = starts.clone();
-        let mut edits: Vec<Posting> = vec![(0, 0); starts[counts.len()]];
+        let mut edits: Vec<S> = vec![S::default(); starts[counts.len()]];
         let mut place = |t: u32, doc: u32, tf: u32| {
             if keep(t) {
                 let at = &mut fill[t as usize];
-                edits[*at] = (doc, tf);
+                edits[*at] = S::pack(doc, tf);
                 *at += 1;
             }
         };
@@ -146,7 +194,11 @@ impl Grouped {
     fn edits_of(&self, t: u32, out: &mut Vec<Posting>) {
         let t = t as usize;
         out.clear();
-        out.extend_from_slice(&self.edits[self.starts[t]..self.starts[t + 1]]);
+        out.extend(
+            self.edits[self.starts[t]..self.starts[t + 1]]
+                .iter()
+                .map(|&e| e.posting()),
+        );
         last_per_key(out);
     }
 }
@@ -184,15 +236,39 @@ mod tests {
         let log = vec![(0, 5, 0), (1, 3, 4)];
         let counts = counts(&added, &log, 3);
         assert_eq!(counts, [3, 2, 0]);
-        let all = Grouped::of(&added, &log, &counts, |_| true);
+        let all = Grouped::<Posting>::of(&added, &log, &counts, |_| true);
         assert_eq!(all.starts, [0, 3, 5, 5]);
         assert_eq!(all.edits, [(5, 2), (9, 3), (5, 0), (5, 1), (3, 4)]);
         let mut term0 = Vec::new();
         all.edits_of(0, &mut term0);
         assert_eq!(term0, [(5, 0), (9, 3)]);
-        let only_1 = Grouped::of(&added, &log, &counts, |t| t == 1);
+        let only_1 = Grouped::<Posting>::of(&added, &log, &counts, |t| t == 1);
         assert_eq!(only_1.starts, [0, 0, 2, 2]);
         assert_eq!(only_1.edits, [(5, 1), (3, 4)]);
+    }
+
+    #[test]
+    fn changes_packed_in_one_word_group_as_in_two() {
+        let mut added = AddedPostings::default();
+        let last = MAX_PACKED_DOC;
+        for (doc, term, tf) in [(0, 2, 1), (7, 0, MAX_TF - 1), (last, 2, 3), (last, 1, 1)] {
+            assert!(added.push(doc, term, tf));
+        }
+        let log = vec![(2, 7, MAX_TF), (0, last, 0)];
+        let counts = counts(&added, &log, 3);
+        let packed = Grouped::<u32>::of(&added, &log, &counts, |_| true);
+        let wide = Grouped::<Posting>::of(&added, &log, &counts, |_| true);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for t in 0..3 {
+            packed.edits_of(t, &mut a);
+            wide.edits_of(t, &mut b);
+            assert_eq!(a, b, "term {t}");
+        }
+        assert_eq!(a, [(0, 1), (7, MAX_TF), (last, 3)]);
+        assert_eq!(
+            Slot::posting(<u32 as Slot>::pack(last, MAX_TF)),
+            (last, MAX_TF)
+        );
     }
 
     #[test]
