@@ -31,6 +31,7 @@ mod postings_flush;
 mod prepare;
 mod rebuild;
 pub mod record;
+mod term_names;
 mod terms;
 pub mod tokenize;
 

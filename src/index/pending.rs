@@ -9,6 +9,7 @@ use super::facts::{self, FACTS, Fact, TotalsChange};
 use super::haystacks::{self, HAYSTACKS, Text};
 use super::postings_flush::write_postings;
 use super::record::section_terms;
+use super::term_names::TermNames;
 use super::terms::TermIds;
 use crate::appends::Appends;
 use crate::commit::{both, last_per_key};
@@ -20,7 +21,7 @@ pub struct PendingIndex {
     /// The number of every term changed so far.
     ids: TermIds,
     /// The terms by number.
-    names: Vec<Box<str>>,
+    names: TermNames,
     /// The postings of documents new to the store.
     added: AddedPostings,
     /// (term number, document, new frequency; 0 = removed) of every other change, in
@@ -69,7 +70,7 @@ impl PendingIndex {
     fn term_number(&mut self, term: &[u8]) -> u32 {
         let id = self.ids.intern(term);
         if id as usize == self.names.len() {
-            self.names.push(String::from_utf8_lossy(term).into());
+            self.names.push(term);
         }
         id
     }

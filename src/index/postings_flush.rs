@@ -8,6 +8,7 @@
 
 use super::added_postings::{AddedPostings, MAX_TF, TF_BITS};
 use super::postings::{self, Appender, EncodedBlocks, POSTINGS, Posting};
+use super::term_names::TermNames;
 use super::tokenize::sort_prefix;
 use crate::commit::{both, last_per_key};
 use redb::{ReadableTableMetadata, WriteTransaction};
@@ -21,7 +22,7 @@ pub(super) fn write_postings(
     txn: &WriteTransaction,
     added: &AddedPostings,
     log: &[(u32, u32, u32)],
-    names: &[Box<str>],
+    names: &TermNames,
 ) -> Result<(), redb::Error> {
     let packs = added.max_doc().is_none_or(|doc| doc <= MAX_PACKED_DOC)
         && log
@@ -69,7 +70,7 @@ fn write_grouped_as<S: Slot + Send + Sync>(
     txn: &WriteTransaction,
     added: &AddedPostings,
     log: &[(u32, u32, u32)],
-    names: &[Box<str>],
+    names: &TermNames,
 ) -> Result<(), redb::Error> {
     // terms in key order, so blocks are written front to back
     let order = key_order(names);
@@ -205,7 +206,7 @@ impl<S: Slot> Grouped<S> {
 
 /// The term numbers ordered by their names: by [`sort_prefix`] first (a radix sort),
 /// then by the whole names among those that share it.
-fn key_order(names: &[Box<str>]) -> Vec<u32> {
+fn key_order(names: &TermNames) -> Vec<u32> {
     let mut keyed: Vec<(u64, u32)> = (0..names.len())
         .map(|t| (sort_prefix(names[t].as_bytes()), t as u32))
         .collect();
@@ -303,10 +304,10 @@ mod tests {
             "ΣΑΣ",
             "abcdefgg",
         ];
-        let names: Vec<Box<str>> = words.iter().map(|&w| w.into()).collect();
+        let names: TermNames = words.iter().copied().collect();
         let got: Vec<&str> = key_order(&names)
             .into_iter()
-            .map(|t| &*names[t as usize])
+            .map(|t| &names[t as usize])
             .collect();
         let mut want = words.to_vec();
         want.sort_unstable();
