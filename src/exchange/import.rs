@@ -97,7 +97,10 @@ pub fn import(
             Ok(summary)
         }
         Err(e) => {
-            writer.abandon()?;
+            // Should undoing the steps fail, the store is left for its next open to
+            // recover as it was before the run (see `Store::write_in_steps`): the
+            // run's own error is the one to report.
+            let _undone = writer.abandon();
             Err(e)
         }
     }

@@ -99,8 +99,10 @@ impl Store {
     /// Starts a write taken in steps of about `step_bytes` (a large import; see
     /// [`STEP_BYTES`]): a [`checkpoint`](StoreWriter::checkpoint) once a bulk writer has
     /// written that much commits it without waiting for the disk, `commit` makes it all
-    /// durable, and [`abandon`](StoreWriter::abandon) (or a failed `commit`) undoes
-    /// every step. No other process sees a step: the store is held by this one.
+    /// durable, and [`abandon`](StoreWriter::abandon) (or a failed `commit`, or dropping
+    /// the writer) undoes every step. No other process sees a step: the store is held
+    /// by this one. Should undoing them fail, the database is never closed, so its next
+    /// open recovers the store as it was before the first step.
     pub fn write_in_steps(&self, step_bytes: usize) -> StoreResult<StoreWriter> {
         let txn = self.db.begin_write().map_err(|e| self.storage(e))?;
         let steps = steps::Steps::begin(Arc::clone(&self.db), &txn, step_bytes)
