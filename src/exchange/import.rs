@@ -114,7 +114,7 @@ pub fn import_into(
     sources: &[ImportSource],
     options: &ImportOptions,
 ) -> Result<ImportSummary, ExchangeError> {
-    let first_doc = writer.bulk()?.next_doc();
+    let first_doc = writer.next_doc()?;
     let mut sink = StoreSink::new(first_doc, options.on_conflict);
     let (to_writer, from_reader) = std::sync::mpsc::sync_channel::<Vec<Event>>(8);
     let (to_reader, spent) = std::sync::mpsc::channel::<Vec<Event>>();

@@ -25,12 +25,8 @@ fn live<'t>(txn: &'t Option<WriteTransaction>, path: &Path) -> StoreResult<&'t W
 
 impl Drop for StoreWriter {
     fn drop(&mut self) {
-        // the transaction ends first: undoing the steps begins another
-        self.txn = None;
-        if let Some(steps) = self.steps.take() {
-            // a failed undo leaves the database unclosed, so the steps never persist
-            let _ = steps.undo();
-        }
+        // a failed undo leaves the database unclosed, so the steps never persist
+        let _ = self.undo_steps();
     }
 }
 
@@ -102,6 +98,12 @@ impl StoreWriter {
 
     /// Discards every change, those of the steps already committed included.
     pub fn abandon(mut self) -> StoreResult<()> {
+        self.undo_steps()
+    }
+
+    /// Ends the transaction, discarding its changes, then undoes the steps taken (an
+    /// undo begins a transaction of its own, so this one must end first).
+    fn undo_steps(&mut self) -> StoreResult<()> {
         self.txn = None;
         match self.steps.take() {
             Some(steps) => steps.undo().map_err(|e| self.err(e)),
@@ -135,6 +137,13 @@ impl StoreWriter {
             Some(doc) => self.get_doc(doc),
             None => Ok(None),
         }
+    }
+
+    /// The next document number a new memory would get (every number below it has been
+    /// handed out, in this transaction or before).
+    pub fn next_doc(&mut self) -> StoreResult<u32> {
+        self.load_next_doc()?;
+        Ok(self.next_doc.unwrap_or(0))
     }
 
     /// Loads the next free document number from `META` once per transaction.
@@ -206,15 +215,16 @@ impl StoreWriter {
     /// index is.
     /// In a write in steps, a failed commit undoes the steps too.
     pub fn commit(mut self) -> StoreResult<()> {
-        let steps = self.steps.take();
-        let committed = self.commit_all();
-        match (committed, steps) {
-            (Err(e), Some(steps)) => {
-                self.txn = None;
-                steps.undo().map_err(|undo| self.err(undo))?;
+        match self.commit_all() {
+            Ok(()) => {
+                // committed: the steps are kept
+                self.steps = None;
+                Ok(())
+            }
+            Err(e) => {
+                self.undo_steps()?;
                 Err(e)
             }
-            (committed, _) => committed,
         }
     }
 

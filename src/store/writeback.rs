@@ -22,24 +22,38 @@ pub struct EarlyWriteback {
     file: FileBackend,
     /// Bytes written since the last request.
     pending: AtomicU64,
-    /// Wakes the helper thread; `None` where the system has no way to start write-back.
-    kick: Mutex<Option<SyncSender<()>>>,
+    /// The helper thread, started by the first request: a store that never writes
+    /// that much (the browser, a curation command) starts none.
+    helper: Mutex<Helper>,
     /// Requests the helper thread has made.
-    #[cfg(test)]
     requests: Arc<AtomicU64>,
+}
+
+/// Where the helper thread is.
+#[derive(Debug)]
+enum Helper {
+    /// Not started; it will ask for write-back of this descriptor of the file.
+    Waiting(File),
+    /// Started; woken through this.
+    Running(SyncSender<()>),
+    /// None: the system has no way to start write-back, the thread could not start or
+    /// has stopped, or the store is closed.
+    Off,
 }
 
 impl EarlyWriteback {
     /// Wraps `file`, whose writes are to be sent on to the disk early.
     pub fn new(file: File) -> std::io::Result<EarlyWriteback> {
-        let requests = Arc::new(AtomicU64::new(0));
-        let kick = start_writeback_thread(&file, Arc::clone(&requests))?;
+        let helper = if cfg!(target_os = "linux") {
+            Helper::Waiting(file.try_clone()?)
+        } else {
+            Helper::Off
+        };
         Ok(EarlyWriteback {
             file: FileBackend::new(file).map_err(std::io::Error::other)?,
             pending: AtomicU64::new(0),
-            kick: Mutex::new(kick),
-            #[cfg(test)]
-            requests,
+            helper: Mutex::new(helper),
+            requests: Arc::new(AtomicU64::new(0)),
         })
     }
 
@@ -50,52 +64,60 @@ impl EarlyWriteback {
     }
 
     fn wrote(&self, bytes: usize) {
-        let before = self.pending.fetch_add(bytes as u64, Ordering::Relaxed);
-        if before + bytes as u64 >= KICK_EVERY_BYTES {
-            self.pending.store(0, Ordering::Relaxed);
-            if let Some(kick) = self.kick.lock().ok().as_deref().and_then(Option::as_ref) {
-                // a request already waiting covers these pages too
-                if let Err(TrySendError::Disconnected(())) = kick.try_send(()) {
-                    // the thread is gone: writes carry on without it
-                }
-            }
+        let bytes = bytes as u64;
+        let before = self.pending.fetch_add(bytes, Ordering::Relaxed);
+        if before + bytes < KICK_EVERY_BYTES {
+            return;
+        }
+        self.pending.store(0, Ordering::Relaxed);
+        let Ok(mut helper) = self.helper.lock() else {
+            return;
+        };
+        *helper = match std::mem::replace(&mut *helper, Helper::Off) {
+            Helper::Waiting(file) => start_writeback_thread(file, Arc::clone(&self.requests))
+                .map_or(Helper::Off, Helper::Running),
+            other => other,
+        };
+        if let Helper::Running(kick) = &*helper
+            // a request already waiting covers these pages too
+            && let Err(TrySendError::Disconnected(())) = kick.try_send(())
+        {
+            // the thread is gone: writes carry on without it
+            *helper = Helper::Off;
         }
     }
 }
 
 /// Starts the thread that asks for write-back of `file` each time it is woken (counting
 /// its requests in `requests`), until its sender is dropped.
-#[cfg(target_os = "linux")]
-fn start_writeback_thread(
-    file: &File,
-    requests: Arc<AtomicU64>,
-) -> std::io::Result<Option<SyncSender<()>>> {
-    use std::os::fd::AsRawFd;
-    let file = file.try_clone()?;
+fn start_writeback_thread(file: File, requests: Arc<AtomicU64>) -> std::io::Result<SyncSender<()>> {
     let (kick, woken) = std::sync::mpsc::sync_channel::<()>(1);
     std::thread::Builder::new()
         .name("memlens-writeback".into())
         .spawn(move || {
             for () in woken {
-                // SAFETY: the descriptor stays open as long as `file` lives, here.
-                // Failure only means the pages are written at the commit instead.
-                unsafe {
-                    libc::sync_file_range(file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE);
-                }
+                start_writeback(&file);
                 requests.fetch_add(1, Ordering::Relaxed);
             }
         })?;
-    Ok(Some(kick))
+    Ok(kick)
 }
 
-/// Elsewhere, pages are written at the commit.
-#[cfg(not(target_os = "linux"))]
-fn start_writeback_thread(
-    _file: &File,
-    _requests: Arc<AtomicU64>,
-) -> std::io::Result<Option<SyncSender<()>>> {
-    Ok(None)
+/// Asks the kernel to start writing `file`'s dirty pages, without waiting for them.
+#[cfg(target_os = "linux")]
+fn start_writeback(file: &File) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: the descriptor is open for as long as `file` lives. Failure only means
+    // the pages are written at the commit instead.
+    unsafe {
+        libc::sync_file_range(file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE);
+    }
 }
+
+/// Elsewhere no helper starts (see [`EarlyWriteback::new`]): pages are written at the
+/// commit.
+#[cfg(not(target_os = "linux"))]
+fn start_writeback(_file: &File) {}
 
 impl StorageBackend for EarlyWriteback {
     fn len(&self) -> Result<u64, std::io::Error> {
@@ -122,8 +144,8 @@ impl StorageBackend for EarlyWriteback {
     }
 
     fn close(&self) -> Result<(), std::io::Error> {
-        if let Ok(mut kick) = self.kick.lock() {
-            kick.take();
+        if let Ok(mut helper) = self.helper.lock() {
+            *helper = Helper::Off;
         }
         self.file.close()
     }
