@@ -204,7 +204,7 @@ fn main() {
     let searcher = Searcher::load(&store.read().expect("read")).expect("load");
     let load = t.elapsed();
     println!(
-        "{n} memories: import {:.0}/s ({:.2} s), searcher load {:.1} ms",
+        "{n} memories: stored one put() at a time in one transaction (setup; the import row is in benches/scale.rs) {:.0}/s ({:.2} s), searcher load {:.1} ms",
         n as f64 / import.as_secs_f64(),
         import.as_secs_f64(),
         load.as_secs_f64() * 1e3
