@@ -87,3 +87,75 @@ pub fn first_line(path: &Path) -> Result<Option<String>, ExchangeError> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exchange::Collected;
+    use proptest::prelude::*;
+
+    /// What every line should give, read the plain way: (number, text) of the lines
+    /// handed on, and the numbers of the lines reported as not UTF-8.
+    fn expected(input: &[u8]) -> (Vec<(usize, String)>, Vec<usize>) {
+        let (mut lines, mut bad) = (Vec::new(), Vec::new());
+        let mut pieces: Vec<&[u8]> = input.split_inclusive(|&b| b == b'\n').collect();
+        if input.is_empty() {
+            pieces.clear();
+        }
+        for (i, piece) in pieces.into_iter().enumerate() {
+            let number = i + 1;
+            let mut bytes = piece;
+            if number == 1 {
+                bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            }
+            while let Some(rest) = bytes.strip_suffix(b"\n").or(bytes.strip_suffix(b"\r")) {
+                bytes = rest;
+            }
+            match std::str::from_utf8(bytes) {
+                Ok(t) if t.trim().is_empty() => {}
+                Ok(t) => lines.push((number, t.to_string())),
+                Err(_) => bad.push(number),
+            }
+        }
+        (lines, bad)
+    }
+
+    fn read(input: &[u8], capacity: usize) -> (Vec<(usize, String)>, Vec<usize>) {
+        let mut sink = Collected::default();
+        let mut lines = Vec::new();
+        let reader = BufReader::with_capacity(capacity, input);
+        for_each_line(reader, Path::new("t.jsonl"), &mut sink, |_, n, t| {
+            lines.push((n, t.to_string()))
+        })
+        .expect("reading from memory");
+        (lines, sink.problems.iter().map(|p| p.line).collect())
+    }
+
+    #[test]
+    fn lines_across_the_buffer_keep_their_numbers_and_text() {
+        let input = "\u{feff}first\r\n\n  \nsecond line é\nlast without ending".as_bytes();
+        for capacity in 1..=input.len() + 1 {
+            assert_eq!(
+                read(input, capacity),
+                expected(input),
+                "capacity {capacity}"
+            );
+        }
+        let (lines, _) = read(input, 3);
+        assert_eq!(lines[0], (1, "first".to_string()));
+        assert_eq!(lines[2], (5, "last without ending".to_string()));
+    }
+
+    proptest! {
+        #[test]
+        fn any_input_reads_as_split_on_newlines(
+            input in proptest::collection::vec(
+                prop_oneof![Just(b'\n'), Just(b'\r'), Just(b' '), Just(0xC3u8), Just(0xA9u8), Just(0xEFu8), b'a'..=b'c'],
+                0..80,
+            ),
+            capacity in 1usize..24,
+        ) {
+            prop_assert_eq!(read(&input, capacity), expected(&input));
+        }
+    }
+}
