@@ -195,3 +195,37 @@ fn link_and_unlink_from_the_command_line() {
     assert_eq!(ok(&store, &["unlink", "b", "a"]), ["unlinked a from b"]);
     fails(&store, &["unlink", "a", "b"], 1, &["not linked"]);
 }
+
+#[test]
+fn merge_keeps_one_memory_and_deletes_the_others_with_a_link_back() {
+    let (_dir, store) = store_with(&["a", "b", "c", "d"]);
+    ok(&store, &["set", "b", "body=Another view.", "tags=extra"]);
+    ok(&store, &["link", "b", "d", "--kind", "supports"]);
+    ok(&store, &["rate", "b", "5"]);
+    let lines = ok(&store, &["merge", "a", "b", "c"]);
+    assert_eq!(lines[1..], ["merged b into a", "merged c into a"]);
+    assert!(lines[0].starts_with("kept a: "), "{lines:?}");
+    for field in ["body", "tags", "rating", "relationships"] {
+        assert!(lines[0].contains(field), "{field} not in {lines:?}");
+    }
+    let a = get(&store, "a");
+    assert_eq!(a.body, "body of a\n\nAnother view.\n\nbody of c");
+    assert!(a.tags.contains(&"extra".to_string()));
+    assert_eq!((a.rating_sum, a.rating_count), (5, 1));
+    let held: Vec<(&str, &str)> = a
+        .relationships
+        .iter()
+        .map(|r| (r.target.as_str(), r.kind.as_str()))
+        .collect();
+    assert_eq!(held, [("d", "supports"), ("b", "merged"), ("c", "merged")]);
+    for id in ["b", "c"] {
+        let m = get(&store, id);
+        assert!(m.deleted_at.is_some(), "{id} not deleted");
+        assert_eq!(m.deleted_reason.as_deref(), Some("merged into a"));
+    }
+    // refused, the store left as it was
+    fails(&store, &["merge", "a", "b"], 1, &["`b`", "deleted"]);
+    fails(&store, &["merge", "d", "d"], 2, &["itself"]);
+    fails(&store, &["merge", "d", "ghost"], 1, &["ghost"]);
+    fails(&store, &["merge", "d"], 2, &["FROM"]);
+}

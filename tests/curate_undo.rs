@@ -113,6 +113,38 @@ fn reads_since_a_change_do_not_block_its_undo_and_are_kept() {
 }
 
 #[test]
+fn undoing_a_merge_gives_back_the_reads_it_summed_and_keeps_the_ones_since() {
+    let (_dir, store) = temp_store();
+    let (mut a, mut b) = (memory("a"), memory("b"));
+    a.read_count = 2;
+    b.read_count = 5;
+    seed(&store, &[a, b]);
+    let original = snapshot(&store);
+    let mut stack = UndoStack::default();
+    let merge = Change::Merge {
+        into: "a".into(),
+        from: vec!["b".into()],
+    };
+    stack.apply_at(&store, &merge, t(1)).unwrap();
+    assert_eq!(get(&store, "a").read_count, 7);
+    let read = track_read(&store, "a").unwrap();
+    stack.undo(&store).unwrap();
+    let a = get(&store, "a");
+    assert_eq!((a.read_count, a.last_read_at), (3, read.last_read_at));
+    assert!(get(&store, "b").deleted_at.is_none());
+    // redo merges again, the read still counted
+    stack.redo(&store).unwrap();
+    assert_eq!(get(&store, "a").read_count, 8);
+    stack.undo(&store).unwrap();
+    assert_ne!(snapshot(&store), original, "the read since stays");
+    assert_eq!(get(&store, "b"), {
+        let mut b = memory("b");
+        b.read_count = 5;
+        b
+    });
+}
+
+#[test]
 fn redo_applies_the_undone_change_again_until_a_new_change_is_made() {
     let (_dir, store) = temp_store();
     seed(&store, &[memory("a")]);
@@ -233,7 +265,7 @@ fn arb_store() -> impl Strategy<Value = Vec<Memory>> {
 /// One curation action on memory indexes; index == number of memories is an unknown id.
 fn arb_action() -> impl Strategy<Value = (u8, Vec<usize>, u8, usize)> {
     (
-        0u8..12,
+        0u8..13,
         proptest::collection::vec(0usize..7, 1..4),
         1u8..=5,
         0usize..4,
@@ -274,6 +306,12 @@ fn to_change((verb, who, n, pick): (u8, Vec<usize>, u8, usize), count: usize) ->
             return Change::Unlink {
                 a: ids[0].clone(),
                 b: format!("m{}", pick.min(count)),
+            };
+        }
+        11 => {
+            return Change::Merge {
+                into: format!("m{}", pick.min(count)),
+                from: ids,
             };
         }
         _ => Edit::Set(vec![FieldValue::Scope(Scope::Module)]),

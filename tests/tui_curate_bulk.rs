@@ -349,3 +349,69 @@ fn a_change_made_elsewhere_blocks_undo_with_a_message_and_nothing_crashes() {
     );
     assert!(!b.state.quitting);
 }
+
+#[test]
+fn m_merges_the_marked_memories_into_the_one_under_the_cursor_after_a_yes() {
+    let f = fixture();
+    let mut b = session(&f, (120, 40));
+    let before = all_stored(&b);
+    // nothing marked: M says how, and asks nothing
+    b.dispatch(Action::SelectFirst);
+    b.type_keys("M");
+    assert!(b.state.overlay.is_none());
+    let hint = b.state.message.clone().expect("a hint");
+    assert!(hint.contains("Space"), "{hint}");
+
+    let marked = mark_first(&mut b, 3);
+    // the cursor sits on the fourth memory: keep it, merge the three marked
+    let kept = cursor(&b);
+    assert!(!marked.contains(&kept));
+    b.type_keys("M");
+    let question = match &b.state.overlay {
+        Some(memlens::tui::state::Overlay::Confirm(q)) => q.question(),
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        question.contains("3 memories") && question.contains(&kept),
+        "{question}"
+    );
+    b.type_keys("n");
+    assert_eq!(all_stored(&b), before, "no merges on a no");
+    assert_eq!(b.state.marked.len(), 3);
+
+    b.type_keys("M");
+    b.type_keys("y");
+    assert_eq!(
+        changes(&b).last(),
+        Some(&Change::Merge {
+            into: kept.clone(),
+            from: marked.clone(),
+        })
+    );
+    let k = stored(&b, &kept);
+    for id in &marked {
+        let m = stored(&b, id);
+        assert_eq!(
+            m.deleted_reason.as_deref(),
+            Some(&*format!("merged into {kept}"))
+        );
+        assert!(
+            k.relationships
+                .iter()
+                .any(|r| r.target == *id && r.kind == "merged")
+        );
+        assert!(!list_ids(&b).contains(id), "{id} left the list");
+    }
+    assert!(
+        b.state.marked.is_empty(),
+        "the merged memories' marks went with them"
+    );
+    assert_ne!(k, before[&kept]);
+    // one change, one undo
+    b.type_keys("u");
+    assert_eq!(b.state.message, None);
+    let after = all_stored(&b);
+    for (id, m) in &before {
+        assert_eq!(&after[id], m, "{id}");
+    }
+}

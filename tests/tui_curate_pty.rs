@@ -292,3 +292,44 @@ fn quitting_right_after_changes_still_writes_every_one() {
     assert_eq!(m.rating_sum, was.rating_sum + 30);
     assert!(m.deleted_at.is_some(), "the delete was not lost");
 }
+
+#[test]
+fn merging_from_the_keyboard_reaches_the_store() {
+    let mut run = Run::start(200, 50, &[]);
+    let first = run.wait_for("the demo list", |t| cursor_id(t).is_some());
+    let a = cursor_id(&first).expect("id");
+    // Space marks and moves on: two marked, the cursor on the third
+    run.send(" ");
+    let b = run.wait_for("the cursor to move", |t| {
+        settled(t) && cursor_id(t).is_some_and(|id| id != a)
+    });
+    let b = cursor_id(&b).expect("id");
+    run.send(" ");
+    let kept = run.wait_for("the cursor to move", |t| {
+        settled(t) && cursor_id(t).is_some_and(|id| id != b)
+    });
+    let kept = cursor_id(&kept).expect("id");
+    run.send("M");
+    run.wait_for("the merge question", |t| {
+        t.contains("Merge 2 memories into")
+    });
+    run.send("y");
+    wait_status(&run, &format!("merge 2 memories into `{kept}`"));
+    run.send("q");
+    assert!(run.wait_exit().success());
+
+    let got = memlens_json(&run.db, &["get", &kept, "--json"]);
+    let merged: Vec<&str> = got["relationships"]
+        .as_array()
+        .expect("relationships")
+        .iter()
+        .filter(|r| r["kind"] == "merged")
+        .filter_map(|r| r["target"].as_str())
+        .collect();
+    assert_eq!(merged, [a.as_str(), b.as_str()], "{got}");
+    for id in [&a, &b] {
+        let m = memlens_json(&run.db, &["get", id, "--json"]);
+        assert!(m["deleted_at"].is_string(), "{m}");
+        assert_eq!(m["deleted_reason"], format!("merged into {kept}"));
+    }
+}

@@ -4,6 +4,7 @@
 use super::edit::Edit;
 use super::error::{CurateError, CurateResult};
 use super::link;
+use super::merge;
 use super::undo::{Undo, UndoEntry};
 use crate::model::memory::DEFAULT_RELATIONSHIP_KIND;
 use crate::model::{Memory, Timestamp};
@@ -41,6 +42,14 @@ pub enum Change {
         /// The other.
         b: String,
     },
+    /// Merge memories into one, which keeps what they add; the merged ones are
+    /// soft-deleted (see [`super::merge::merged_memory`]).
+    Merge {
+        /// The memory kept.
+        into: String,
+        /// The memories merged into it; duplicates are ignored.
+        from: Vec<String>,
+    },
 }
 
 impl Change {
@@ -74,6 +83,7 @@ impl Change {
                 format!("link `{a}` and `{b}` ({})", kind_or_default(kind))
             }
             Change::Unlink { a, b } => format!("unlink `{a}` and `{b}`"),
+            Change::Merge { into, from } => format!("merge {} into `{into}`", many(from)),
         }
     }
 }
@@ -208,6 +218,7 @@ pub fn apply_at(store: &Store, change: &Change, now: Timestamp) -> CurateResult<
         }
         Change::Link { a, b, kind } => link::link(&mut w, &mut pending, a, b, kind)?,
         Change::Unlink { a, b } => link::unlink(&mut w, &mut pending, a, b)?,
+        Change::Merge { into, from } => merge::merge(&mut w, &mut pending, into, &dedup(from))?,
     }
     if !pending.entries.is_empty() {
         w.commit()?;

@@ -1,5 +1,5 @@
 //! The curation verbs on the command line (`memlens set|rate|approve|reject|delete|
-//! restore|purge|link|unlink`), for scripts: one durable change per invocation, one
+//! restore|purge|link|unlink|merge`), for scripts: one durable change per invocation, one
 //! report line per memory named.
 
 use super::apply::{Applied, Change, apply};
@@ -87,6 +87,15 @@ pub enum CurateCommand {
         /// The other memory.
         b: String,
     },
+    /// Merge memories into one: it gains their bodies, tags, ratings, reads and links,
+    /// and they are soft-deleted ("merged into INTO") with a `merged` link from it.
+    Merge {
+        /// The memory kept.
+        into: String,
+        /// The memories merged into it.
+        #[arg(required = true)]
+        from: Vec<String>,
+    },
 }
 
 impl CurateCommand {
@@ -131,6 +140,10 @@ impl CurateCommand {
             CurateCommand::Unlink { a, b } => Change::Unlink {
                 a: a.clone(),
                 b: b.clone(),
+            },
+            CurateCommand::Merge { into, from } => Change::Merge {
+                into: into.clone(),
+                from: from.clone(),
             },
         })
     }
@@ -177,13 +190,19 @@ pub fn report(change: &Change, applied: &Applied, out: &mut dyn Write) -> Curate
                 let other = if id == a { b } else { a };
                 writeln!(out, "unlinked {id} from {other}")?
             }
+            (Change::Merge { into, .. }, _) if id == into => {
+                writeln!(out, "kept {id}: {}", entry.changed_fields().join(", "))?
+            }
+            (Change::Merge { into, .. }, _) => writeln!(out, "merged {id} into {into}")?,
         }
     }
     for id in &applied.unchanged {
         let why = match change {
             Change::Edit { edit, .. } => edit.no_op_reason(),
             Change::Link { .. } => "already linked with that kind",
-            Change::Purge { .. } | Change::Unlink { .. } => "nothing to change",
+            Change::Purge { .. } | Change::Unlink { .. } | Change::Merge { .. } => {
+                "nothing to change"
+            }
         };
         writeln!(out, "unchanged {id}: {why}")?;
     }

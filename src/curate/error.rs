@@ -59,6 +59,12 @@ pub enum CurateError {
     /// A memory linked to, or unlinked from, itself.
     #[error("memory `{0}` cannot be linked to itself")]
     SelfLink(String),
+    /// A merge that names the kept memory among the merged ones.
+    #[error("memory `{0}` cannot be merged into itself")]
+    MergeIntoItself(String),
+    /// A merge of (or into) a soft-deleted memory.
+    #[error("memory `{0}` is deleted; restore it before merging")]
+    MergeDeleted(String),
     /// Unlink of two memories that are not linked.
     #[error("memories `{a}` and `{b}` are not linked")]
     NotLinked {
@@ -116,8 +122,10 @@ impl CurateError {
             | CurateError::Invalid { .. }
             | CurateError::MissingReason
             | CurateError::PurgeNotConfirmed(_)
-            | CurateError::SelfLink(_) => true,
+            | CurateError::SelfLink(_)
+            | CurateError::MergeIntoItself(_) => true,
             CurateError::UnknownId(_)
+            | CurateError::MergeDeleted(_)
             | CurateError::NotLinked { .. }
             | CurateError::Conflict { .. }
             | CurateError::NothingToUndo(_)

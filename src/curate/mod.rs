@@ -1,5 +1,5 @@
 //! Curation: every change a person makes to memories (edit, approve, reject, rate,
-//! delete, restore, purge, link, unlink, and the same on a selection), each one durable
+//! delete, restore, purge, link, unlink, merge, and the same on a selection), each one durable
 //! write transaction that can be undone, for the TUI and the command line alike.
 //!
 //! How it behaves, where SPEC §5 leaves room:
@@ -16,6 +16,9 @@
 //! - Link stores the relationship on the first memory unless the other already holds
 //!   one to it; linking again with another kind changes that kind. Unlink removes the
 //!   link from both sides and also clears a dangling relationship to a purged memory.
+//! - Merge keeps one memory and soft-deletes the others with the reason `merged into
+//!   <id>` and a `merged` link from the kept one (see [`merge::merged_memory`] for what
+//!   it gains); links other memories hold to a merged one stay as they are.
 //! - Undo puts back the exact before-images, refusing if a memory changed since;
 //!   tracked reads are not edits, so reads made since are kept and do not block it.
 
@@ -25,6 +28,7 @@ pub mod edit;
 pub mod error;
 pub mod field;
 mod link;
+pub mod merge;
 pub mod read;
 pub mod stack;
 pub mod undo;

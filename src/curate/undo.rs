@@ -85,9 +85,14 @@ pub fn undo(store: &Store, undo: &Undo) -> CurateResult<Applied> {
             });
         }
         let restored = entry.before.clone().map(|mut m| {
-            if let Some(c) = &current {
-                m.read_count = c.read_count;
-                m.last_read_at = c.last_read_at;
+            // reads tracked since the change stay, on top of the before-image's (a merge
+            // changes the count itself; every other change leaves it as it was)
+            if let (Some(c), Some(a)) = (&current, &entry.after) {
+                let since = c.read_count.saturating_sub(a.read_count);
+                m.read_count = m.read_count.saturating_add(since);
+                if c.last_read_at != a.last_read_at {
+                    m.last_read_at = c.last_read_at;
+                }
             }
             m
         });

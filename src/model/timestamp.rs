@@ -9,10 +9,13 @@ use time::format_description::well_known::Rfc3339;
 pub struct Timestamp(pub i64);
 
 impl Timestamp {
-    /// The current time.
+    /// The current time, in whole milliseconds: what memlens writes (`updated_at`,
+    /// `deleted_at`, `last_read_at`) then reads like the timestamps agents write, as
+    /// JavaScript's `toISOString` does (`…T11:17:24.768Z`).
     pub fn now() -> Timestamp {
         let nanos = OffsetDateTime::now_utc().unix_timestamp_nanos();
-        Timestamp(i64::try_from(nanos).unwrap_or(i64::MAX))
+        let millis = nanos - nanos.rem_euclid(1_000_000);
+        Timestamp(i64::try_from(millis).unwrap_or(i64::MAX))
     }
 
     /// Parses an RFC 3339 timestamp (any offset; stored as UTC). A bare date
@@ -142,6 +145,16 @@ mod tests {
             "2026-01-31T00:00:00.000Z"
         );
         assert!(Timestamp::parse("yesterday").is_none());
+    }
+
+    #[test]
+    fn now_is_written_in_whole_milliseconds() {
+        let before = OffsetDateTime::now_utc().unix_timestamp_nanos();
+        let now = Timestamp::now();
+        assert_eq!(now.0 % 1_000_000, 0, "{now}");
+        assert!(i128::from(now.0) > before - 1_000_000, "{now}");
+        let text = now.to_string();
+        assert_eq!(text.len(), "2026-04-25T23:39:56.850Z".len(), "{text}");
     }
 
     /// What the general RFC 3339 reader alone makes of a text.

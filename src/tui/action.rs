@@ -125,6 +125,8 @@ pub enum Action {
     Restore,
     /// Purge for good, after a yes.
     Purge,
+    /// Merge the marked memories into the one under the cursor, after a yes.
+    Merge,
     /// Link the memory to another one, picked by search.
     Link,
     /// Remove one of the memory's relationships.
@@ -344,6 +346,7 @@ impl Action {
             Action::Delete => "delete (soft)",
             Action::Restore => "restore a deleted memory",
             Action::Purge => "purge for good (asks)",
+            Action::Merge => "merge the marked into this one (asks)",
             Action::Link => "link to a memory picked by search",
             Action::Unlink => "remove a relationship",
             Action::Tag => "add tags",

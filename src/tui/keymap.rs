@@ -219,6 +219,7 @@ fn defaults() -> Vec<(Section, &'static str, Action)> {
         (S::Curation, "d", A::Delete),
         (S::Curation, "R", A::Restore),
         (S::Curation, "P", A::Purge),
+        (S::Curation, "M", A::Merge),
         (S::Curation, "l", A::Link),
         (S::Curation, "L", A::Unlink),
         (S::Curation, "+", A::Tag),

@@ -129,6 +129,13 @@ pub enum ConfirmFor {
         /// The memories.
         ids: Vec<String>,
     },
+    /// Merge `from` into `into`.
+    Merge {
+        /// The memory kept.
+        into: String,
+        /// The memories merged into it.
+        from: Vec<String>,
+    },
     /// Close the editor, dropping its unsaved changes.
     DropEdits,
     /// Quit, dropping the editor's unsaved changes.
@@ -143,6 +150,11 @@ impl ConfirmFor {
                 "Purge {} for good? Only undo in this session brings {} back.",
                 targets_label(ids),
                 if ids.len() == 1 { "it" } else { "them" }
+            ),
+            ConfirmFor::Merge { into, from } => format!(
+                "Merge {} into `{into}`? {} deleted (restorable) and linked from it.",
+                targets_label(from),
+                if from.len() == 1 { "It is" } else { "They are" }
             ),
             ConfirmFor::DropEdits => "Drop the unsaved changes?".into(),
             ConfirmFor::QuitDroppingEdits => "Quit and drop the unsaved changes?".into(),

@@ -204,6 +204,7 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         | Action::Delete
         | Action::Restore
         | Action::Purge
+        | Action::Merge
         | Action::Link
         | Action::Unlink
         | Action::Tag

@@ -86,7 +86,7 @@ fn no_op_reason(change: &Change) -> Option<&'static str> {
     match change {
         Change::Edit { edit, .. } => Some(edit.no_op_reason()),
         Change::Link { .. } => Some("already linked with that kind"),
-        Change::Purge { .. } | Change::Unlink { .. } => None,
+        Change::Purge { .. } | Change::Unlink { .. } | Change::Merge { .. } => None,
     }
 }
 

@@ -11,6 +11,8 @@
 //!   only the loaded page) and again unmarks them; Esc in the list unmarks all. Marks
 //!   stay after a change, so several verbs can go to one selection; the list title and
 //!   the status line always count them, and purged memories leave the marks.
+//! - `M` merges the marked memories into the one under the cursor, after a yes; the
+//!   marks of the merged ones go with them.
 //! - `D` switches the list to deleted memories only and back; `+`/`-` add and remove
 //!   tags; `U` redoes what `u` undid.
 //! - The editor saves only the fields that changed. A refused save (an empty body, …)
@@ -98,6 +100,7 @@ pub(super) fn update(state: &mut State, action: Action, fx: &mut Vec<Effect>) ->
                 state.overlay = Some(Overlay::Confirm(ConfirmFor::Purge { ids }));
             }
         }
+        Action::Merge => ask_to_merge(state),
         Action::Link => open_link_picker(state, fx),
         Action::Unlink => open_unlink(state),
         Action::ToggleMark => toggle_mark(state, fx),
@@ -230,6 +233,35 @@ fn targets(state: &mut State) -> Option<Vec<String>> {
     } else {
         Some(state.marked.iter().cloned().collect())
     }
+}
+
+/// Asks to merge the marked memories (in the list's order) into the one under the
+/// cursor (which may be marked too); with nothing else marked, says how.
+fn ask_to_merge(state: &mut State) {
+    begin(state);
+    let Some(into) = cursor_id(state) else {
+        return;
+    };
+    let mut from: Vec<String> = state
+        .marked
+        .iter()
+        .filter(|id| **id != into)
+        .cloned()
+        .collect();
+    // their bodies follow in the order the list shows them
+    let shown = |id: &String| {
+        let hits = &state.results.hits;
+        hits.iter()
+            .position(|h| h.memory.id == *id)
+            .unwrap_or(hits.len())
+    };
+    from.sort_by_key(shown);
+    if from.is_empty() {
+        state.message =
+            Some("mark the memories to merge (Space), then press M on the one to keep".into());
+        return;
+    }
+    state.overlay = Some(Overlay::Confirm(ConfirmFor::Merge { into, from }));
 }
 
 /// Sends one change to the store and returns its tag.

@@ -148,6 +148,13 @@ pub(super) fn confirm(state: &mut State, yes: bool, fx: &mut Vec<Effect>) {
             send(state, Change::Purge { ids }, fx);
         }
         (ConfirmFor::Purge { .. }, false) => state.report = Some("nothing purged".into()),
+        (ConfirmFor::Merge { into, from }, true) => {
+            for id in &from {
+                state.marked.remove(id);
+            }
+            send(state, Change::Merge { into, from }, fx);
+        }
+        (ConfirmFor::Merge { .. }, false) => state.report = Some("nothing merged".into()),
         (ConfirmFor::DropEdits, true) => {
             close_editor(state);
             state.report = Some("changes dropped".into());

@@ -69,6 +69,7 @@ pub fn draw_confirm(frame: &mut Frame<'_>, area: Rect, question: &ConfirmFor, lo
     let rect = super::centered(area, WIDTH, height);
     let heading = match question {
         ConfirmFor::Purge { .. } => " Purge ",
+        ConfirmFor::Merge { .. } => " Merge ",
         ConfirmFor::DropEdits | ConfirmFor::QuitDroppingEdits => " Unsaved changes ",
     };
     let inner = super::overlay_block(frame, rect, heading, look);

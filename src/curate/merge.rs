@@ -1,0 +1,191 @@
+//! Merging memories that say the same thing: one memory keeps what the others add, and
+//! the others are soft-deleted with a link back to it, so nothing is lost and `restore`
+//! (or undo) brings them back.
+
+use super::apply::{Pending, existing};
+use super::error::{CurateError, CurateResult};
+use crate::model::{Memory, Relationship};
+use crate::store::StoreWriter;
+
+/// The relationship kind from the memory kept to each memory merged into it.
+pub const MERGED_KIND: &str = "merged";
+
+/// What the kept memory becomes once `merged` are merged into it. It keeps its own id,
+/// title, type, scope, status, scores and feel_* values, and gains:
+/// - each merged body it does not already contain, after a blank line;
+/// - the tags it lacks;
+/// - the ratings and reads of all (sums; the latest read);
+/// - the earliest creation time;
+/// - the relationships the merged memories hold to other memories, and a `merged`
+///   relationship to each merged memory.
+pub fn merged_memory(kept: &Memory, merged: &[Memory]) -> Memory {
+    let mut after = kept.clone();
+    for m in merged {
+        let body = m.body.trim();
+        if !body.is_empty() && !after.body.contains(body) {
+            after.body = format!("{}\n\n{body}", after.body.trim_end());
+        }
+        for tag in &m.tags {
+            if !after.tags.contains(tag) {
+                after.tags.push(tag.clone());
+            }
+        }
+        after.rating_sum = after.rating_sum.saturating_add(m.rating_sum);
+        after.rating_count = after.rating_count.saturating_add(m.rating_count);
+        after.read_count = after.read_count.saturating_add(m.read_count);
+        after.last_read_at = after.last_read_at.max(m.last_read_at);
+        after.created_at = after.created_at.min(m.created_at);
+    }
+    let merged_ids: Vec<&str> = merged.iter().map(|m| m.id.as_str()).collect();
+    for rel in merged.iter().flat_map(|m| &m.relationships) {
+        let elsewhere = rel.target != kept.id && !merged_ids.contains(&rel.target.as_str());
+        if elsewhere && !holds_link_to(&after, &rel.target) {
+            after.relationships.push(rel.clone());
+        }
+    }
+    for id in merged_ids {
+        after.relationships.retain(|r| r.target != id);
+        after.relationships.push(Relationship {
+            target: id.to_string(),
+            kind: MERGED_KIND.to_string(),
+            strength: None,
+        });
+    }
+    after
+}
+
+fn holds_link_to(memory: &Memory, target: &str) -> bool {
+    memory.relationships.iter().any(|r| r.target == target)
+}
+
+/// The reason a merged memory is deleted with.
+pub fn merged_reason(kept: &str) -> String {
+    format!("merged into {kept}")
+}
+
+/// Merges `from` into `into` (see [`merged_memory`]) and soft-deletes each of `from`
+/// with the reason `merged into <into>`. None of them may be deleted already, and
+/// `into` may not be among `from`.
+pub(super) fn merge(
+    w: &mut StoreWriter,
+    pending: &mut Pending,
+    into: &str,
+    from: &[&str],
+) -> CurateResult<()> {
+    if from.is_empty() {
+        return Err(CurateError::NoIds);
+    }
+    if from.contains(&into) {
+        return Err(CurateError::MergeIntoItself(into.to_string()));
+    }
+    let kept = live(w, into)?;
+    let mut merged = Vec::with_capacity(from.len());
+    for id in from {
+        merged.push(live(w, id)?);
+    }
+    pending.save(w, kept.clone(), merged_memory(&kept, &merged))?;
+    let reason = merged_reason(into);
+    for before in merged {
+        let mut after = before.clone();
+        after.deleted_at = Some(pending.now);
+        after.deleted_reason = Some(reason.clone());
+        pending.save(w, before, after)?;
+    }
+    Ok(())
+}
+
+/// The memory with this id, which must not be soft-deleted.
+fn live(w: &StoreWriter, id: &str) -> CurateResult<Memory> {
+    let memory = existing(w, id)?;
+    if memory.deleted_at.is_some() {
+        return Err(CurateError::MergeDeleted(id.to_string()));
+    }
+    Ok(memory)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Timestamp;
+
+    fn memory(id: &str, body: &str, tags: &[&str], created: &str) -> Memory {
+        let at = Timestamp::parse(created).expect("timestamp");
+        let mut m = Memory::new(id, body, at);
+        m.tags = tags.iter().map(|t| t.to_string()).collect();
+        m
+    }
+
+    fn link(target: &str, kind: &str) -> Relationship {
+        Relationship {
+            target: target.into(),
+            kind: kind.into(),
+            strength: None,
+        }
+    }
+
+    #[test]
+    fn the_kept_memory_gains_what_the_others_add() {
+        let mut kept = memory("a", "Use UTC.", &["time"], "2026-03-01T00:00:00Z");
+        kept.rating_sum = 4;
+        kept.rating_count = 1;
+        kept.relationships = vec![link("x", "related")];
+        let mut b = memory(
+            "b",
+            "Store UTC, show local.",
+            &["time", "ui"],
+            "2026-01-01T00:00:00Z",
+        );
+        b.rating_sum = 7;
+        b.rating_count = 2;
+        b.read_count = 3;
+        b.relationships = vec![
+            link("x", "supports"),
+            link("y", "related"),
+            link("a", "related"),
+        ];
+        let c = memory("c", "Use UTC.", &[], "2026-05-01T00:00:00Z");
+        let after = merged_memory(&kept, &[b.clone(), c.clone()]);
+        assert_eq!(after.id, "a");
+        // c's body is already there; b's comes after a blank line
+        assert_eq!(after.body, "Use UTC.\n\nStore UTC, show local.");
+        assert_eq!(after.tags, ["time", "ui"]);
+        assert_eq!((after.rating_sum, after.rating_count), (11, 3));
+        assert_eq!(after.read_count, 3);
+        assert_eq!(after.created_at, b.created_at);
+        let rels: Vec<(&str, &str)> = after
+            .relationships
+            .iter()
+            .map(|r| (r.target.as_str(), r.kind.as_str()))
+            .collect();
+        // x kept as it was, y gained, no link to itself, a `merged` link to each merged one
+        assert_eq!(
+            rels,
+            [
+                ("x", "related"),
+                ("y", "related"),
+                ("b", "merged"),
+                ("c", "merged")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_link_between_the_merged_memories_becomes_the_merged_link() {
+        let kept = memory("a", "one", &[], "2026-01-01T00:00:00Z");
+        let mut b = memory("b", "two", &[], "2026-01-01T00:00:00Z");
+        b.relationships = vec![link("c", "related")];
+        let c = memory("c", "three", &[], "2026-01-01T00:00:00Z");
+        let mut kept_linked = kept.clone();
+        kept_linked.relationships = vec![link("b", "related")];
+        for k in [kept, kept_linked] {
+            let after = merged_memory(&k, &[b.clone(), c.clone()]);
+            let targets: Vec<(&str, &str)> = after
+                .relationships
+                .iter()
+                .map(|r| (r.target.as_str(), r.kind.as_str()))
+                .collect();
+            assert_eq!(targets, [("b", MERGED_KIND), ("c", MERGED_KIND)]);
+            assert_eq!(after.body, "one\n\ntwo\n\nthree");
+        }
+    }
+}
