@@ -127,6 +127,16 @@ fn a_terminal_below_the_minimum_gets_the_too_small_screen() {
         assert!(text.contains("too small"), "{text}");
         assert!(text.contains("60×20"), "{text}");
         insta::assert_snapshot!("too_small_60x20", text);
+        // narrower than its sentences: they wrap, nothing is cut
+        b.dispatch(Action::Resize(24, 10));
+        let text = screen(&b, (24, 10));
+        let words: Vec<&str> = text.split_whitespace().collect();
+        for word in ["memlens:", "small", "24×10", "Ctrl-c", "quit"] {
+            assert!(
+                words.iter().any(|w| w.trim_matches('"') == word),
+                "{word}: {text}"
+            );
+        }
     });
 }
 

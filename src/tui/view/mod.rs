@@ -156,19 +156,32 @@ pub fn key_hint(look: &Look<'_>, section: Section, action: &Action) -> String {
 }
 
 fn too_small(frame: &mut Frame<'_>, area: Rect, look: &Look<'_>) {
-    let lines = vec![
-        Line::styled("memlens: terminal too small", look.theme.error()),
-        Line::raw(format!(
-            "needs {}×{}, has {}×{}",
-            MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
-        )),
-        Line::styled(
+    let size = format!(
+        "needs {}×{}, has {}×{}",
+        MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
+    );
+    let said = [
+        ("memlens: terminal too small", look.theme.error()),
+        (size.as_str(), Style::default()),
+        (
             "enlarge the window, or press Ctrl-c to quit",
             look.theme.muted(),
         ),
     ];
-    let top = area.height.saturating_sub(3) / 2;
-    let rect = Rect::new(area.x, area.y + top, area.width, area.height.min(3));
+    // each sentence wrapped to the width, so a very narrow terminal still reads it all
+    let lines: Vec<Line<'_>> = said
+        .iter()
+        .flat_map(|(sentence, style)| {
+            text::wrap(sentence, usize::from(area.width.max(1)))
+                .into_iter()
+                .map(|l| Line::styled(l, *style))
+        })
+        .collect();
+    let height = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .min(area.height);
+    let top = area.height.saturating_sub(height) / 2;
+    let rect = Rect::new(area.x, area.y + top, area.width, height);
     frame.render_widget(Paragraph::new(lines).centered(), rect);
 }
 
