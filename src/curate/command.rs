@@ -87,8 +87,9 @@ pub enum CurateCommand {
         /// The other memory.
         b: String,
     },
-    /// Merge memories into one: it gains their bodies, tags, ratings, reads and links,
-    /// and they are soft-deleted ("merged into INTO") with a `merged` link from it.
+    /// Merge memories into one: it gains their bodies, tags, ratings, reads and links
+    /// (and a title when it has none), and they are soft-deleted ("merged into INTO")
+    /// with a `merged` link from it.
     Merge {
         /// The memory kept.
         into: String,

@@ -12,6 +12,7 @@ pub const MERGED_KIND: &str = "merged";
 
 /// What the kept memory becomes once `merged` are merged into it. It keeps its own id,
 /// title, type, scope, status, scores and feel_* values, and gains:
+/// - the first merged memory's title when it has none;
 /// - each merged body it does not already contain, after a blank line;
 /// - the tags it lacks;
 /// - the ratings and reads of all (sums; the latest read);
@@ -21,6 +22,9 @@ pub const MERGED_KIND: &str = "merged";
 pub fn merged_memory(kept: &Memory, merged: &[Memory]) -> Memory {
     let mut after = kept.clone();
     for m in merged {
+        if after.title.is_none() {
+            after.title.clone_from(&m.title);
+        }
         let body = m.body.trim();
         if !body.is_empty() && !after.body.contains(body) {
             after.body = format!("{}\n\n{body}", after.body.trim_end());
@@ -143,9 +147,15 @@ mod tests {
             link("y", "related"),
             link("a", "related"),
         ];
-        let c = memory("c", "Use UTC.", &[], "2026-05-01T00:00:00Z");
+        let mut c = memory("c", "Use UTC.", &[], "2026-05-01T00:00:00Z");
+        c.title = Some("Time zones".into());
         let after = merged_memory(&kept, &[b.clone(), c.clone()]);
         assert_eq!(after.id, "a");
+        // the kept memory had no title, b none either: c's
+        assert_eq!(after.title.as_deref(), Some("Time zones"));
+        kept.title = Some("UTC everywhere".into());
+        let titled = merged_memory(&kept, &[b.clone(), c.clone()]);
+        assert_eq!(titled.title.as_deref(), Some("UTC everywhere"));
         // c's body is already there; b's comes after a blank line
         assert_eq!(after.body, "Use UTC.\n\nStore UTC, show local.");
         assert_eq!(after.tags, ["time", "ui"]);
