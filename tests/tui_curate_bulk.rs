@@ -360,7 +360,7 @@ fn m_merges_the_marked_memories_into_the_one_under_the_cursor_after_a_yes() {
     b.type_keys("M");
     assert!(b.state.overlay.is_none());
     let hint = b.state.message.clone().expect("a hint");
-    assert!(hint.contains("Space"), "{hint}");
+    assert!(hint.contains("nothing to merge"), "{hint}");
 
     let marked = mark_first(&mut b, 3);
     // the cursor sits on the fourth memory: keep it, merge the three marked

@@ -257,8 +257,8 @@ fn ask_to_merge(state: &mut State) {
     };
     from.sort_by_key(shown);
     if from.is_empty() {
-        state.message =
-            Some("mark the memories to merge (Space), then press M on the one to keep".into());
+        // no key named: the keymap may bind others
+        state.message = Some("nothing to merge: mark the memories to merge into this one".into());
         return;
     }
     state.overlay = Some(Overlay::Confirm(ConfirmFor::Merge { into, from }));
