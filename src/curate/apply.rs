@@ -86,6 +86,16 @@ impl Change {
             Change::Merge { into, from } => format!("merge {} into `{into}`", many(from)),
         }
     }
+
+    /// Why this change may leave a memory as it was, when it can say (`None`: a purge,
+    /// unlink or merge changes every memory it names or fails).
+    pub fn no_op_reason(&self) -> Option<&'static str> {
+        match self {
+            Change::Edit { edit, .. } => Some(edit.no_op_reason()),
+            Change::Link { .. } => Some("already linked with that kind"),
+            Change::Purge { .. } | Change::Unlink { .. } | Change::Merge { .. } => None,
+        }
+    }
 }
 
 /// The kind as it will be stored: trimmed, `related` when blank.

@@ -198,13 +198,7 @@ pub fn report(change: &Change, applied: &Applied, out: &mut dyn Write) -> Curate
         }
     }
     for id in &applied.unchanged {
-        let why = match change {
-            Change::Edit { edit, .. } => edit.no_op_reason(),
-            Change::Link { .. } => "already linked with that kind",
-            Change::Purge { .. } | Change::Unlink { .. } | Change::Merge { .. } => {
-                "nothing to change"
-            }
-        };
+        let why = change.no_op_reason().unwrap_or("nothing to change");
         writeln!(out, "unchanged {id}: {why}")?;
     }
     Ok(())

@@ -7,7 +7,7 @@ use crate::model::{Memory, Relationship};
 use crate::store::StoreWriter;
 
 /// Position of the first relationship `from` holds to `to`.
-fn held(from: &Memory, to: &str) -> Option<usize> {
+pub(super) fn held(from: &Memory, to: &str) -> Option<usize> {
     from.relationships.iter().position(|r| r.target == to)
 }
 

@@ -3,7 +3,9 @@
 //! (or undo) brings them back.
 
 use super::apply::{Pending, existing};
+use super::edit::Edit;
 use super::error::{CurateError, CurateResult};
+use super::link::held;
 use crate::model::{Memory, Relationship};
 use crate::store::StoreWriter;
 
@@ -43,7 +45,7 @@ pub fn merged_memory(kept: &Memory, merged: &[Memory]) -> Memory {
     let merged_ids: Vec<&str> = merged.iter().map(|m| m.id.as_str()).collect();
     for rel in merged.iter().flat_map(|m| &m.relationships) {
         let elsewhere = rel.target != kept.id && !merged_ids.contains(&rel.target.as_str());
-        if elsewhere && !holds_link_to(&after, &rel.target) {
+        if elsewhere && held(&after, &rel.target).is_none() {
             after.relationships.push(rel.clone());
         }
     }
@@ -56,15 +58,6 @@ pub fn merged_memory(kept: &Memory, merged: &[Memory]) -> Memory {
         });
     }
     after
-}
-
-fn holds_link_to(memory: &Memory, target: &str) -> bool {
-    memory.relationships.iter().any(|r| r.target == target)
-}
-
-/// The reason a merged memory is deleted with.
-pub fn merged_reason(kept: &str) -> String {
-    format!("merged into {kept}")
 }
 
 /// Merges `from` into `into` (see [`merged_memory`]) and soft-deletes each of `from`
@@ -88,11 +81,12 @@ pub(super) fn merge(
         merged.push(live(w, id)?);
     }
     pending.save(w, kept.clone(), merged_memory(&kept, &merged))?;
-    let reason = merged_reason(into);
+    let delete = Edit::Delete {
+        reason: Some(format!("merged into {into}")),
+    };
     for before in merged {
         let mut after = before.clone();
-        after.deleted_at = Some(pending.now);
-        after.deleted_reason = Some(reason.clone());
+        delete.apply_to(&mut after, pending.now)?;
         pending.save(w, before, after)?;
     }
     Ok(())

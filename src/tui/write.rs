@@ -81,15 +81,6 @@ pub struct WriteOutcome {
     pub elapsed: Duration,
 }
 
-/// Why a change may leave a memory as it was.
-fn no_op_reason(change: &Change) -> Option<&'static str> {
-    match change {
-        Change::Edit { edit, .. } => Some(edit.no_op_reason()),
-        Change::Link { .. } => Some("already linked with that kind"),
-        Change::Purge { .. } | Change::Unlink { .. } | Change::Merge { .. } => None,
-    }
-}
-
 fn report(applied: Applied, no_op_reason: Option<&'static str>) -> WriteReport {
     WriteReport {
         description: applied.undo.description,
@@ -124,7 +115,7 @@ pub fn run_write(store: &Store, history: &mut UndoStack, job: &WriteJob) -> Acti
             WriteKind::Change,
             *token,
             history.apply(store, change),
-            no_op_reason(change),
+            change.no_op_reason(),
         ),
         WriteJob::Undo => (WriteKind::Undo, 0, history.undo(store), None),
         WriteJob::Redo => (WriteKind::Redo, 0, history.redo(store), None),

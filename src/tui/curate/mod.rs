@@ -248,14 +248,16 @@ fn ask_to_merge(state: &mut State) {
         .filter(|id| **id != into)
         .cloned()
         .collect();
-    // their bodies follow in the order the list shows them
-    let shown = |id: &String| {
-        let hits = &state.results.hits;
-        hits.iter()
-            .position(|h| h.memory.id == *id)
-            .unwrap_or(hits.len())
-    };
-    from.sort_by_key(shown);
+    // their bodies follow in the order the list shows them (marks beyond the loaded
+    // page after, in id order)
+    let shown: std::collections::HashMap<&str, usize> = state
+        .results
+        .hits
+        .iter()
+        .enumerate()
+        .map(|(at, h)| (h.memory.id.as_str(), at))
+        .collect();
+    from.sort_by_key(|id| shown.get(id.as_str()).copied().unwrap_or(usize::MAX));
     if from.is_empty() {
         // no key named: the keymap may bind others
         state.message = Some("nothing to merge: mark the memories to merge into this one".into());
