@@ -14,4 +14,5 @@ pub mod model;
 pub mod paths;
 pub mod search;
 pub mod store;
+pub mod text;
 pub mod tui;

@@ -45,7 +45,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) if f.code == 0 => ExitCode::SUCCESS,
         Err(f) => {
-            let mut err = std::io::stderr().lock();
+            let mut err = memlens::text::stderr();
             let _ = writeln!(err, "error: {}", f.message);
             for line in f.details {
                 let _ = writeln!(err, "{line}");
@@ -56,8 +56,10 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
-    let mut out = std::io::stdout().lock();
-    let mut err = std::io::stderr();
+    // Everything printed passes through the one door that keeps escape sequences in
+    // the data from acting on the terminal (`memlens::text`).
+    let mut out = memlens::text::stdout();
+    let mut err = memlens::text::stderr();
     let db = cli.db;
     let result = match cli.command {
         None => browse(&paths::store_path(db)?, cli.no_mouse, &mut out),

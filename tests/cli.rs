@@ -307,7 +307,7 @@ fn get_never_prints_escape_sequences_raw() {
     ok(h, &["import", "--db", s(&db), s(&file)]);
     let text = ok(h, &["get", "e", "--db", s(&db)]);
     assert!(!text.contains('\u{1b}'), "{text:?}");
-    assert!(text.contains("\\u{1b}[2J"));
+    assert!(text.contains("clear ^[[2J now"), "{text:?}");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! (`rating_bayesian`, `rating_avg` once rated 5 times, `relationship_count`, the
 //! composites when scored, `confidence_tier`) after the stored fields.
 
-use super::{CommandError, CommandResult, read_existing, terminal_safe};
+use super::{CommandError, CommandResult, read_existing};
 use crate::cli::GetArgs;
 use crate::model::{Composite, FEEL_DIMS, Memory, Timestamp};
 use crate::store::{StoreError, StoreReader};
@@ -17,7 +17,8 @@ pub fn run(store_path: &Path, args: &GetArgs, out: &mut dyn Write) -> CommandRes
         .get(&args.id)?
         .ok_or_else(|| StoreError::UnknownId(args.id.clone()))?;
     let text = if args.json {
-        let mut line = Value::Object(with_derived(reader, &memory, Timestamp::now())?).to_string();
+        let mut line =
+            crate::text::json::to_compact(&with_derived(reader, &memory, Timestamp::now())?);
         line.push('\n');
         line
     } else {
@@ -171,5 +172,5 @@ pub fn page(reader: &StoreReader, m: &Memory, now: Timestamp) -> Result<String, 
     if !text.ends_with('\n') {
         text.push('\n');
     }
-    Ok(terminal_safe(&text))
+    Ok(crate::text::inert_lines(&text).into_owned())
 }

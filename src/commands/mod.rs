@@ -110,7 +110,10 @@ pub fn open_existing(path: &Path) -> CommandResult<Store> {
 /// What runs before an open rebuilds the index of the store at `path` (once after an
 /// upgrade): it says so on stderr, so that the wait is explained.
 pub fn announce_rebuild(path: &Path) -> impl Fn() + '_ {
-    move || eprintln!("{}", rebuild_notice(path))
+    move || {
+        use std::io::Write;
+        let _ = writeln!(crate::text::stderr(), "{}", rebuild_notice(path));
+    }
 }
 
 /// What `memlens` says before it rebuilds the index of the store at `path`.
@@ -150,30 +153,5 @@ pub fn memories(n: usize) -> String {
         "1 memory".into()
     } else {
         format!("{n} memories")
-    }
-}
-
-/// Text from a memory made safe for a terminal: control characters other than newline
-/// and tab are shown as `\u{…}` escapes, so escape sequences never reach it raw.
-pub fn terminal_safe(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() && c != '\n' && c != '\t' {
-            out.push_str(&c.escape_unicode().to_string());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escape_sequences_are_shown_not_sent() {
-        assert_eq!(terminal_safe("a\u{1b}[2Jb\nc\td"), "a\\u{1b}[2Jb\nc\td");
-        assert_eq!(terminal_safe("x\u{9b}y\r"), "x\\u{9b}y\\u{d}");
     }
 }

@@ -124,7 +124,7 @@ pub fn run(store_path: &Path, args: &StatsArgs, out: &mut dyn Write) -> CommandR
     let text = if args.json {
         let mut j = stats.to_json();
         j["store"] = store_path.display().to_string().into();
-        format!("{j}\n")
+        format!("{}\n", crate::text::json::to_compact(&j))
     } else {
         format!("store       {}\n{}", store_path.display(), stats.to_text())
     };

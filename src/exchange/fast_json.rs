@@ -10,7 +10,6 @@
 //! line the general way, which reports problems and warnings precisely.
 
 use super::json_scan::Scan;
-use crate::model::json::DERIVED_FIELDS;
 use crate::model::memory::DEFAULT_RELATIONSHIP_KIND;
 use crate::model::{Checked, FEEL_COUNT, FEEL_DIMS, Memory, Relationship, Source, Timestamp};
 use serde_json::{Map, Value};
@@ -65,10 +64,13 @@ fn key_of(k: &str) -> Key {
     if let Some(&(_, key)) = IN_ORDER.iter().find(|(name, _)| *name == k) {
         return key;
     }
-    let special = matches!(k, "content" | "trust_score" | "extra")
-        || k.starts_with("functional_")
-        || DERIVED_FIELDS.contains(&k);
-    if special { Key::Special } else { Key::Other }
+    // Every other name the JSON form gives a meaning (aliases, derived and output
+    // fields, the nested `extra`) is left to the general reader.
+    if crate::model::is_model_key(k) {
+        Key::Special
+    } else {
+        Key::Other
+    }
 }
 
 /// The known fields in the order canonical lines write them, so that the key after
@@ -293,7 +295,7 @@ mod tests {
             r#"{"id":"a","body":"x","feel_feel_humor":0.2,"feel_humor":0.3}"#,
         ];
         let expect_fast = [
-            true, true, false, false, false, false, false, false, true, true, true,
+            true, true, false, false, false, false, false, false, true, true, false,
         ];
         for (line, fast) in lines.iter().zip(expect_fast) {
             let got = parse_canonical(line, Timestamp(7)).map(Checked::into_memory);

@@ -6,38 +6,11 @@ use crate::model::{FEEL_DIMS, Memory, Timestamp};
 use serde::Serialize;
 use serde_json::Value;
 
-/// Names of the fields `to_json` writes; an `extra` key with one of these names would
-/// land in its place, so such (programmatically built) memories take the slow path.
-fn is_output_key(key: &str) -> bool {
-    matches!(
-        key,
-        "id" | "title"
-            | "body"
-            | "type"
-            | "scope"
-            | "module"
-            | "status"
-            | "tags"
-            | "weight"
-            | "trust"
-            | "confidence"
-            | "created_at"
-            | "updated_at"
-            | "deleted_at"
-            | "deleted_reason"
-            | "last_read_at"
-            | "read_count"
-            | "rating_sum"
-            | "rating_count"
-            | "relationships"
-            | "rem_visits"
-            | "source"
-    ) || FEEL_DIMS.iter().any(|d| d.field == key)
-}
-
 /// Appends the canonical JSON line of `memory` to `out`.
 pub fn write_json_line(memory: &Memory, out: &mut Vec<u8>) {
-    if memory.extra.keys().any(|k| is_output_key(k)) {
+    // Keys kept in the nested `"extra"` object are rare: those memories take the
+    // general path.
+    if memory.extra.keys().any(|k| crate::model::is_model_key(k)) {
         out.extend_from_slice(memory.to_json_line().as_bytes());
         return;
     }
@@ -154,7 +127,7 @@ impl Writer<'_> {
     /// floats written by its shortest round-trip formatter, non-finite as null).
     fn json<T: Serialize + ?Sized>(&mut self, value: &T) {
         // Writing into a Vec cannot fail, and these values have no failing Serialize.
-        let _ = serde_json::to_writer(&mut *self.out, value);
+        let _ = crate::text::json::write_compact(&mut *self.out, value);
     }
 
     fn string(&mut self, key: &str, value: &str) {

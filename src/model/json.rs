@@ -2,6 +2,7 @@
 //! unknown field (kept in `extra`) in.
 
 use super::feel::{FEEL_COUNT, FEEL_DIMS, Layer, feel_field_index, feel_index};
+use super::keys::is_model_key;
 use super::memory::{DEFAULT_RELATIONSHIP_KIND, Memory, Relationship, Source};
 use super::timestamp::Timestamp;
 use super::validate::FieldError;
@@ -19,7 +20,9 @@ pub const DERIVED_FIELDS: [&str; 6] = [
 
 impl Memory {
     /// The stored fields as a JSON object in canonical key order; absent optional
-    /// fields are left out; `extra` fields follow, sorted by key.
+    /// fields are left out; `extra` fields follow, sorted by key, those whose names
+    /// mean something in this form ([`is_model_key`]) inside a nested `"extra"` object
+    /// last, so they can never stand in for a real field.
     pub fn to_json(&self) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("id".into(), self.id.clone().into());
@@ -68,15 +71,23 @@ impl Memory {
         }
         let mut extra: Vec<_> = self.extra.iter().collect();
         extra.sort_by(|a, b| a.0.cmp(b.0));
+        let mut nested = Map::new();
         for (k, v) in extra {
-            m.insert(k.clone(), v.clone());
+            if is_model_key(k) {
+                nested.insert(k.clone(), v.clone());
+            } else {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+        if !nested.is_empty() {
+            m.insert("extra".into(), Value::Object(nested));
         }
         m
     }
 
     /// One line of canonical JSONL (no trailing newline).
     pub fn to_json_line(&self) -> String {
-        Value::Object(self.to_json()).to_string()
+        crate::text::json::to_compact(&self.to_json())
     }
 
     /// Reads a memory from a JSON object, accepting remember-core's aliases
@@ -177,6 +188,9 @@ impl Memory {
                     {
                         functional[i] = r.opt_number(key, value);
                     } else {
+                        if is_model_key(k) {
+                            r.warn(key, "not a field memlens reads here; kept in extra".into());
+                        }
                         mem.extra.insert(key.clone(), value.clone());
                     }
                 }

@@ -177,7 +177,7 @@ fn respond(
         }
     }
     if args.json {
-        serde_json::to_writer_pretty(&mut *out, &output::response_json(&req, &resp))?;
+        crate::text::json::write_pretty(&mut *out, &output::response_json(&req, &resp))?;
         writeln!(out)?;
     } else {
         out.write_all(output::table(&req, &resp).as_bytes())?;

@@ -213,6 +213,14 @@ pub fn parse_memory(
         } else if is_field_key(key) {
             fields.insert(key.clone(), value.clone());
         } else {
+            if crate::model::is_model_key(key) {
+                sink.warning(
+                    line_of(key),
+                    key,
+                    "names a memlens field hivelore's frontmatter does not set; kept in extra"
+                        .into(),
+                );
+            }
             extra.insert(key.clone(), value.clone());
         }
     }

@@ -4,38 +4,7 @@
 use std::borrow::Cow;
 use unicode_width::UnicodeWidthChar;
 
-/// Width a tab is expanded to.
-const TAB: &str = "    ";
-
-/// True for characters that must never reach the terminal raw: C0 and C1 controls,
-/// DEL, and the bidirectional overrides that can reorder what the user sees.
-fn is_unsafe(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
-/// Makes untrusted text safe to draw on one line: C0 controls become caret notation
-/// (`ESC` → `^[`, `BEL` → `^G`, newline → `^J`), DEL becomes `^?`, tabs become spaces,
-/// C1 controls and bidi overrides become U+FFFD. Clean text is borrowed, not copied.
-pub fn inert(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_unsafe) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '\t' => out.push_str(TAB),
-            '\u{0}'..='\u{1f}' => {
-                out.push('^');
-                out.push(char::from(b'@' + c as u8));
-            }
-            '\u{7f}' => out.push_str("^?"),
-            c if is_unsafe(c) => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
+pub use crate::text::inert;
 
 /// Display width of already inert text.
 pub fn width(text: &str) -> usize {
@@ -127,14 +96,6 @@ fn split_keep_spaces(line: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escape_sequences_and_controls_become_visible_text() {
-        let shown = inert("a\u{1b}[2Jb\u{7}c\u{9b}d\u{7f}e\u{202e}f");
-        assert!(!shown.chars().any(is_unsafe), "{shown:?}");
-        assert_eq!(shown, "a^[[2Jb^Gc\u{FFFD}d^?e\u{FFFD}f");
-        assert!(matches!(inert("plain"), Cow::Borrowed("plain")));
-    }
 
     #[test]
     fn wrap_keeps_every_word_within_the_width() {
