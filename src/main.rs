@@ -46,9 +46,11 @@ fn main() -> ExitCode {
         Err(f) if f.code == 0 => ExitCode::SUCCESS,
         Err(f) => {
             let mut err = memlens::text::stderr();
-            let _ = writeln!(err, "error: {}", f.message);
+            // Each message is one line: a newline from a file name or a value must
+            // not start a line that looks like memlens's own.
+            let _ = writeln!(err, "error: {}", memlens::text::inert(&f.message));
             for line in f.details {
-                let _ = writeln!(err, "{line}");
+                let _ = writeln!(err, "{}", memlens::text::inert(&line));
             }
             ExitCode::from(f.code)
         }

@@ -53,7 +53,7 @@ pub fn run(
 fn print_warnings(warnings: &Problems, err: &mut dyn Write) {
     for line in warnings.lines() {
         // Warnings are advice; a closed stderr must not fail the import.
-        let _ = writeln!(err, "warning: {line}");
+        let _ = writeln!(err, "warning: {}", crate::text::inert(&line));
     }
 }
 
