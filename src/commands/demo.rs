@@ -73,7 +73,7 @@ fn build(temp: &Path, now: Timestamp) -> CommandResult<()> {
         std::fs::remove_file(temp).map_err(|e| CommandError::io(temp, e))?;
     }
     // a fresh file: nothing to rebuild
-    let store = Store::open_for_import(temp, &|| {})?;
+    let store = Store::open_for_import(temp, &|_| {})?;
     let mut writer = store.write()?;
     let source = ImportSource::Text {
         name: DEMO_NAME.into(),

@@ -19,7 +19,7 @@ pub fn run(
     err: &mut dyn Write,
 ) -> CommandResult<()> {
     let existed = store_path.exists();
-    let store = Store::open_for_import(store_path, &super::announce_rebuild(store_path))?;
+    let store = Store::open_for_import(store_path, &super::announce_long_steps(store_path))?;
     let sources: Vec<ImportSource> = args
         .paths
         .iter()

@@ -11,7 +11,7 @@ pub mod stats;
 
 use crate::exchange::ExchangeError;
 use crate::paths::NoDataDir;
-use crate::store::{Store, StoreError};
+use crate::store::{LongStep, Store, StoreError};
 use std::path::{Path, PathBuf};
 
 /// Why a subcommand failed.
@@ -104,21 +104,30 @@ pub fn open_existing(path: &Path) -> CommandResult<Store> {
             path: path.to_path_buf(),
         });
     }
-    Ok(Store::open_announcing(path, &announce_rebuild(path))?)
+    Ok(Store::open_announcing(path, &announce_long_steps(path))?)
 }
 
-/// What runs before an open rebuilds the index of the store at `path` (once after an
-/// upgrade): it says so on stderr, so that the wait is explained.
-pub fn announce_rebuild(path: &Path) -> impl Fn() + '_ {
-    move || eprintln!("{}", rebuild_notice(path))
+/// What runs before an open of the store at `path` takes a long step over every
+/// memory (once after an upgrade): it says so on stderr, so that the wait is explained.
+pub fn announce_long_steps(path: &Path) -> impl Fn(LongStep) + '_ {
+    move |step| eprintln!("{}", long_step_notice(path, step))
+}
+
+/// What `memlens` says before an open of the store at `path` takes `step`.
+pub fn long_step_notice(path: &Path, step: LongStep) -> String {
+    let what = match step {
+        LongStep::RebuildIndex => "rebuilding the search index for this version of memlens",
+        LongStep::AddChecksums => "adding a checksum to every memory for this version of memlens",
+    };
+    format!(
+        "memlens: {}: {what} (once; a large store takes a while)",
+        path.display()
+    )
 }
 
 /// What `memlens` says before it rebuilds the index of the store at `path`.
 pub fn rebuild_notice(path: &Path) -> String {
-    format!(
-        "memlens: {}: rebuilding the search index for this version of memlens (once; a large store takes a while)",
-        path.display()
-    )
+    long_step_notice(path, LongStep::RebuildIndex)
 }
 
 /// A snapshot of a store that must already exist, for commands that only read: opened

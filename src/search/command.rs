@@ -167,6 +167,9 @@ fn respond(
         Some(resp) => resp,
         None => Searcher::open(reader)?.search(&req),
     };
+    if let Some(damage) = resp.damage.take() {
+        anyhow::bail!(damage);
+    }
     if let Some(store) = store.filter(|_| args.track)
         && !resp.hits.is_empty()
     {
