@@ -32,7 +32,9 @@ pub enum StoreError {
         path: PathBuf,
     },
     /// The file is damaged.
-    #[error("{path}: the store is damaged ({detail}); restore it from a backup or an export")]
+    #[error(
+        "{path}: the store is damaged ({detail}); `memlens check --db {path}` tells what can be saved, else restore it from a backup or an export"
+    )]
     Corrupt {
         /// The file.
         path: PathBuf,

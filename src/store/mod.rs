@@ -4,6 +4,7 @@
 mod bulk;
 mod compact;
 mod error;
+mod guard;
 mod links;
 mod new_ids;
 mod open;
@@ -15,6 +16,7 @@ mod writeback;
 
 pub use bulk::{BulkWriter, Prepared, PutOutcome};
 pub use error::{StoreError, StoreResult};
+pub use guard::{guarded, guarded_store};
 pub use read::StoreReader;
 pub use steps::STEP_BYTES;
 pub use write::StoreWriter;
