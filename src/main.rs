@@ -111,7 +111,7 @@ fn browse(path: &Path, no_mouse: bool, out: &mut dyn Write) -> Result<(), Failur
         no_mouse,
         config_path: None,
     };
-    memlens::tui::run(store, options).map_err(|e| Failure {
+    memlens::store::guarded(path, || memlens::tui::run(store, options)).map_err(|e| Failure {
         message: format!("{e:#}"),
         details: Vec::new(),
         code: 1,

@@ -25,7 +25,7 @@ pub const DEMO_MARKER: &[u8] = b"memlens demo collection";
 /// the path.
 pub fn run(path: &Path, now: Timestamp) -> CommandResult<PathBuf> {
     if path.exists() {
-        check_replaceable(path)?;
+        crate::store::guarded(path, || check_replaceable(path))?;
     }
     let temp = super::temp_beside(path, "building");
     let built = build(&temp, now)

@@ -11,7 +11,7 @@ pub mod stats;
 
 use crate::exchange::ExchangeError;
 use crate::paths::NoDataDir;
-use crate::store::{LongStep, Store, StoreError};
+use crate::store::{LongStep, Store, StoreError, guarded};
 use std::path::{Path, PathBuf};
 
 /// Why a subcommand failed.
@@ -104,7 +104,9 @@ pub fn open_existing(path: &Path) -> CommandResult<Store> {
             path: path.to_path_buf(),
         });
     }
-    Ok(Store::open_announcing(path, &announce_long_steps(path))?)
+    guarded(path, || {
+        Ok(Store::open_announcing(path, &announce_long_steps(path))?)
+    })
 }
 
 /// What runs before an open of the store at `path` takes a long step over every
@@ -133,10 +135,10 @@ pub fn rebuild_notice(path: &Path) -> String {
 /// A snapshot of a store that must already exist, for commands that only read: opened
 /// without write access when it can be, so reading never writes to the file.
 pub fn read_existing(path: &Path) -> CommandResult<crate::store::StoreReader> {
-    match Store::snapshot(path)? {
+    guarded(path, || match Store::snapshot(path)? {
         Some(reader) => Ok(reader),
         None => Ok(open_existing(path)?.into_reader()?),
-    }
+    })
 }
 
 /// A temporary file beside `path` (same directory, so renaming it into place is

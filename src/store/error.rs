@@ -33,7 +33,7 @@ pub enum StoreError {
     },
     /// The file is damaged.
     #[error(
-        "{path}: the store is damaged ({detail}); run `memlens check` to see what is damaged and what can be repaired"
+        "{path}: the store is damaged ({detail}); `memlens check --db {path}` tells what is damaged and what `memlens check --repair` can save, else restore it from a backup or an export"
     )]
     Corrupt {
         /// The file.

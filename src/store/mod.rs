@@ -5,6 +5,7 @@ mod bulk;
 mod checksums;
 mod compact;
 mod error;
+mod guard;
 mod links;
 mod new_ids;
 mod open;
@@ -16,6 +17,7 @@ mod writeback;
 
 pub use bulk::{BulkWriter, Prepared, PutOutcome};
 pub use error::{StoreError, StoreResult};
+pub use guard::{guarded, guarded_store};
 pub use open::LongStep;
 pub use read::StoreReader;
 pub use steps::STEP_BYTES;
