@@ -80,6 +80,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Stats(args)) => {
             commands::stats::run(&paths::store_path(db)?, &args, &mut out).map_err(Failure::from)
         }
+        Some(Command::Check(args)) => {
+            commands::check::run(&paths::store_path(db)?, &args, &mut out).map_err(Failure::from)
+        }
         Some(Command::Search(args)) => {
             memlens::search::command::run_at(&paths::store_path(db)?, &args, &mut out)
                 .map_err(search_failure)

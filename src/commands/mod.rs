@@ -2,6 +2,7 @@
 //! tests can read it) and returns a [`CommandError`] that `main` prints as `error: …`.
 
 pub mod browse;
+pub mod check;
 pub mod demo;
 pub mod export;
 pub mod get;
@@ -51,6 +52,14 @@ pub enum CommandError {
         path: PathBuf,
         /// The OS error.
         source: std::io::Error,
+    },
+    /// `memlens check` found problems (listed on stdout).
+    #[error("{path}: {problems}; see above for what to do")]
+    ProblemsFound {
+        /// The store checked.
+        path: PathBuf,
+        /// How many, in words.
+        problems: String,
     },
     /// The arguments do not make sense together (exit code 2).
     #[error("{0}")]

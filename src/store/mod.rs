@@ -2,6 +2,8 @@
 //! that keep memories, links and search indexes in step.
 
 mod bulk;
+pub mod check;
+mod check_tables;
 mod checksums;
 mod compact;
 mod error;
@@ -10,6 +12,7 @@ mod links;
 mod new_ids;
 mod open;
 mod read;
+pub mod repair;
 mod steps;
 pub mod tables;
 mod write;

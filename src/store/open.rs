@@ -174,7 +174,10 @@ fn precheck_read_only(path: &Path) -> StoreResult<()> {
 
 /// Opens the file read-only (a store another process holds is refused as locked);
 /// `None` when it needs crash recovery, which only a writable open can do.
-fn open_read_only(path: &Path, cache_bytes: usize) -> StoreResult<Option<ReadOnlyDatabase>> {
+pub(super) fn open_read_only(
+    path: &Path,
+    cache_bytes: usize,
+) -> StoreResult<Option<ReadOnlyDatabase>> {
     match Database::builder()
         .set_cache_size(cache_bytes)
         .open_read_only(path)
@@ -236,7 +239,11 @@ fn check_format(db: &impl ReadableDatabase, path: &Path) -> StoreResult<Option<u
     }
 }
 
-fn check_or_stamp(db: &Database, path: &Path, before_long: &dyn Fn(LongStep)) -> StoreResult<()> {
+pub(super) fn check_or_stamp(
+    db: &Database,
+    path: &Path,
+    before_long: &dyn Fn(LongStep),
+) -> StoreResult<()> {
     let Some(version) = check_format(db, path)? else {
         return stamp_new(db).map_err(|e| storage_error(path, e));
     };

@@ -23,6 +23,11 @@ pub const BACKLINKS: TableDefinition<(&str, &str), ()> = TableDefinition::new("b
 pub const OLD_BACKLINKS: MultimapTableDefinition<&str, &str> =
     MultimapTableDefinition::new("backlinks");
 
+/// Stored bytes of memories `memlens check --repair` could not read (a bad checksum, or
+/// not a memory at all), kept aside under a number of their own so that nothing is lost
+/// silently; no other command reads them.
+pub const DAMAGED: TableDefinition<u64, &[u8]> = TableDefinition::new("damaged");
+
 /// Marker stored under `format` in `META`.
 pub const FORMAT_MARKER: &[u8] = b"memlens";
 /// Schema version this build writes and reads. Version 5 stores every memory with its
