@@ -40,6 +40,9 @@ pub enum Command {
     Get(GetArgs),
     /// Count the memories by type, scope and status
     Stats(StatsArgs),
+    /// Verify the store end to end (exit 1 when anything is wrong); --repair rebuilds
+    /// what can be rebuilt from the memories
+    Check(CheckArgs),
     /// Curation: set, rate, approve, reject, delete, restore, purge, link, unlink
     #[command(flatten)]
     Curate(CurateCommand),
@@ -89,6 +92,18 @@ pub struct GetArgs {
 /// `memlens stats`.
 #[derive(Debug, Args)]
 pub struct StatsArgs {
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `memlens check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Rebuild the store from every memory that can be read, in one transaction; the
+    /// old file is kept beside it and damaged memories are set aside, never dropped
+    #[arg(long)]
+    pub repair: bool,
     /// Print JSON
     #[arg(long)]
     pub json: bool,

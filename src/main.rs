@@ -84,6 +84,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Stats(args)) => {
             commands::stats::run(&paths::store_path(db)?, &args, &mut out).map_err(Failure::from)
         }
+        Some(Command::Check(args)) => {
+            commands::check::run(&paths::store_path(db)?, &args, &mut out).map_err(Failure::from)
+        }
         Some(Command::Search(args)) => {
             memlens::search::command::run_at(&paths::store_path(db)?, &args, &mut out)
                 .map_err(search_failure)
@@ -115,7 +118,7 @@ fn browse(path: &Path, no_mouse: bool, out: &mut dyn Write) -> Result<(), Failur
         no_mouse,
         config_path: None,
     };
-    memlens::tui::run(store, options).map_err(|e| Failure {
+    memlens::store::guarded(path, || memlens::tui::run(store, options)).map_err(|e| Failure {
         message: format!("{e:#}"),
         details: Vec::new(),
         code: 1,

@@ -100,7 +100,7 @@ fn row_heads(path: &Path) -> Vec<u8> {
 }
 
 #[test]
-fn a_store_of_schema_1_is_read_as_it_is_and_stamped_with_the_current_schema() {
+fn a_store_of_schema_1_gains_checksums_once_and_is_stamped_with_the_current_schema() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.redb");
     let mut kept = Memory::new("kept", "stored as a JSON line", Timestamp(5));
@@ -139,7 +139,14 @@ fn a_store_of_schema_1_is_read_as_it_is_and_stamped_with_the_current_schema() {
     }
     assert_eq!(row_heads(&path), vec![b'{', b'{']);
 
-    let store = Store::open(&path).unwrap();
+    let steps = std::cell::RefCell::new(Vec::new());
+    let store = Store::open_announcing(&path, &|step| steps.borrow_mut().push(step)).unwrap();
+    assert_eq!(steps.take(), vec![memlens::store::LongStep::AddChecksums]);
+    drop(store);
+    // every memory is rewritten with its checksum, once
+    assert_eq!(row_heads(&path), vec![3, 3]);
+    let store = Store::open_announcing(&path, &|step| steps.borrow_mut().push(step)).unwrap();
+    assert_eq!(steps.take(), vec![]);
     assert_eq!(
         store.read().unwrap().get("kept").unwrap(),
         Some(kept.clone())
@@ -155,10 +162,7 @@ fn a_store_of_schema_1_is_read_as_it_is_and_stamped_with_the_current_schema() {
     drop(reader);
     drop(store);
 
-    // the row written since is compact, the other one is left as it was
-    let heads = row_heads(&path);
-    assert_eq!(heads[0], b'{');
-    assert_ne!(heads[1], b'{');
+    assert_eq!(row_heads(&path), vec![3, 3]);
     let db = redb::Database::open(&path).unwrap();
     let txn = db.begin_read().unwrap();
     let meta = txn.open_table(META).unwrap();

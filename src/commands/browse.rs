@@ -16,7 +16,9 @@ pub fn has_terminal() -> bool {
 /// The store's path and counts, for when there is no terminal to browse in.
 pub fn summary(store_path: &Path, out: &mut dyn Write) -> CommandResult<()> {
     let store = open_existing(store_path)?;
-    let stats = Stats::of(&store.read()?)?;
+    let stats = crate::store::guarded(store_path, || {
+        Ok::<_, CommandError>(Stats::of(&store.read()?)?)
+    })?;
     let text = format!(
         "store       {}\n{}(the browser opens when memlens runs in a terminal)\n",
         store_path.display(),

@@ -25,7 +25,7 @@ pub const DEMO_MARKER: &[u8] = b"memlens demo collection";
 /// the path.
 pub fn run(path: &Path, now: Timestamp) -> CommandResult<PathBuf> {
     if path.exists() {
-        check_replaceable(path)?;
+        crate::store::guarded(path, || check_replaceable(path))?;
     }
     let temp = super::temp_beside(path, "building");
     let built = build(&temp, now)
@@ -73,7 +73,7 @@ fn build(temp: &Path, now: Timestamp) -> CommandResult<()> {
         std::fs::remove_file(temp).map_err(|e| CommandError::io(temp, e))?;
     }
     // a fresh file: nothing to rebuild
-    let store = Store::open_for_import(temp, &|| {})?;
+    let store = Store::open_for_import(temp, &|_| {})?;
     let mut writer = store.write()?;
     let source = ImportSource::Text {
         name: DEMO_NAME.into(),

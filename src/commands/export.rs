@@ -6,6 +6,7 @@
 use super::{CommandError, CommandResult, memories, read_existing};
 use crate::cli::{ExportArgs, ExportFormatArg};
 use crate::exchange::{ExportSummary, export_hivelore, export_jsonl};
+use crate::store::guarded;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -22,6 +23,15 @@ pub fn run(
             "--format hivelore needs -o DIR (the directory to write the .md files to)".into(),
         ));
     }
+    guarded(store_path, || write_export(store_path, args, out, err))
+}
+
+fn write_export(
+    store_path: &Path,
+    args: &ExportArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> CommandResult<()> {
     let reader = &read_existing(store_path)?;
     let summary = match (&args.format, &args.output) {
         (ExportFormatArg::Jsonl, None) => {

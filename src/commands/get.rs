@@ -5,13 +5,17 @@
 use super::{CommandError, CommandResult, read_existing};
 use crate::cli::GetArgs;
 use crate::model::{Composite, FEEL_DIMS, Memory, Timestamp};
-use crate::store::{StoreError, StoreReader};
+use crate::store::{StoreError, StoreReader, guarded};
 use serde_json::{Map, Value};
 use std::io::Write;
 use std::path::Path;
 
 /// Runs `memlens get`.
 pub fn run(store_path: &Path, args: &GetArgs, out: &mut dyn Write) -> CommandResult<()> {
+    guarded(store_path, || show(store_path, args, out))
+}
+
+fn show(store_path: &Path, args: &GetArgs, out: &mut dyn Write) -> CommandResult<()> {
     let reader = &read_existing(store_path)?;
     let memory = reader
         .get(&args.id)?

@@ -18,8 +18,17 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> CommandResult<()> {
+    crate::store::guarded(store_path, || import_into_store(store_path, args, out, err))
+}
+
+fn import_into_store(
+    store_path: &Path,
+    args: &ImportArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> CommandResult<()> {
     let existed = store_path.exists();
-    let store = Store::open_for_import(store_path, &super::announce_rebuild(store_path))?;
+    let store = Store::open_for_import(store_path, &super::announce_long_steps(store_path))?;
     let sources: Vec<ImportSource> = args
         .paths
         .iter()

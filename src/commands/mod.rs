@@ -2,6 +2,7 @@
 //! tests can read it) and returns a [`CommandError`] that `main` prints as `error: …`.
 
 pub mod browse;
+pub mod check;
 pub mod demo;
 pub mod export;
 pub mod get;
@@ -11,7 +12,7 @@ pub mod stats;
 
 use crate::exchange::ExchangeError;
 use crate::paths::NoDataDir;
-use crate::store::{Store, StoreError};
+use crate::store::{LongStep, Store, StoreError, guarded};
 use std::path::{Path, PathBuf};
 
 /// Why a subcommand failed.
@@ -51,6 +52,14 @@ pub enum CommandError {
         path: PathBuf,
         /// The OS error.
         source: std::io::Error,
+    },
+    /// `memlens check` found problems (listed on stdout).
+    #[error("{path}: {problems}; see above for what to do")]
+    ProblemsFound {
+        /// The store checked.
+        path: PathBuf,
+        /// How many, in words.
+        problems: String,
     },
     /// The arguments do not make sense together (exit code 2).
     #[error("{0}")]
@@ -104,33 +113,44 @@ pub fn open_existing(path: &Path) -> CommandResult<Store> {
             path: path.to_path_buf(),
         });
     }
-    Ok(Store::open_announcing(path, &announce_rebuild(path))?)
+    guarded(path, || {
+        Ok(Store::open_announcing(path, &announce_long_steps(path))?)
+    })
 }
 
-/// What runs before an open rebuilds the index of the store at `path` (once after an
-/// upgrade): it says so on stderr, so that the wait is explained.
-pub fn announce_rebuild(path: &Path) -> impl Fn() + '_ {
-    move || {
+/// What runs before an open of the store at `path` takes a long step over every
+/// memory (once after an upgrade): it says so on stderr, so that the wait is explained.
+pub fn announce_long_steps(path: &Path) -> impl Fn(LongStep) + '_ {
+    move |step| {
         use std::io::Write;
-        let _ = writeln!(crate::text::stderr(), "{}", rebuild_notice(path));
+        let _ = writeln!(crate::text::stderr(), "{}", long_step_notice(path, step));
     }
+}
+
+/// What `memlens` says before an open of the store at `path` takes `step`.
+pub fn long_step_notice(path: &Path, step: LongStep) -> String {
+    let what = match step {
+        LongStep::RebuildIndex => "rebuilding the search index for this version of memlens",
+        LongStep::AddChecksums => "adding a checksum to every memory for this version of memlens",
+    };
+    format!(
+        "memlens: {}: {what} (once; a large store takes a while)",
+        path.display()
+    )
 }
 
 /// What `memlens` says before it rebuilds the index of the store at `path`.
 pub fn rebuild_notice(path: &Path) -> String {
-    format!(
-        "memlens: {}: rebuilding the search index for this version of memlens (once; a large store takes a while)",
-        path.display()
-    )
+    long_step_notice(path, LongStep::RebuildIndex)
 }
 
 /// A snapshot of a store that must already exist, for commands that only read: opened
 /// without write access when it can be, so reading never writes to the file.
 pub fn read_existing(path: &Path) -> CommandResult<crate::store::StoreReader> {
-    match Store::snapshot(path)? {
+    guarded(path, || match Store::snapshot(path)? {
         Some(reader) => Ok(reader),
         None => Ok(open_existing(path)?.into_reader()?),
-    }
+    })
 }
 
 /// A temporary file beside `path` (same directory, so renaming it into place is

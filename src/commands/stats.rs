@@ -7,7 +7,7 @@
 use super::{CommandError, CommandResult, read_existing};
 use crate::cli::StatsArgs;
 use crate::model::{Memory, Scope, Status};
-use crate::store::{StoreError, StoreReader};
+use crate::store::{StoreError, StoreReader, guarded};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -120,7 +120,9 @@ impl Stats {
 
 /// Runs `memlens stats`.
 pub fn run(store_path: &Path, args: &StatsArgs, out: &mut dyn Write) -> CommandResult<()> {
-    let stats = Stats::of(&read_existing(store_path)?)?;
+    let stats = guarded(store_path, || -> CommandResult<Stats> {
+        Ok(Stats::of(&read_existing(store_path)?)?)
+    })?;
     let text = if args.json {
         let mut j = stats.to_json();
         j["store"] = store_path.display().to_string().into();

@@ -153,7 +153,7 @@ impl CurateCommand {
 /// Runs one curation command against the store and reports what changed to `out`.
 pub fn run(store: &Store, cmd: &CurateCommand, out: &mut dyn Write) -> Result<(), CurateError> {
     let change = cmd.to_change()?;
-    let applied = apply(store, &change)?;
+    let applied = crate::store::guarded(store.path(), || apply(store, &change))?;
     report(&change, &applied, out)
 }
 

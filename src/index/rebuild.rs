@@ -89,7 +89,7 @@ pub(crate) fn each_memory_indexed<E>(
         let entries = in_parts(batch.len(), |part| {
             batch[part]
                 .iter()
-                .map(|(_, raw)| decode(raw).map(|m| IndexEntry::of(&m)))
+                .map(|(_, raw)| decode(raw).ok().map(|m| IndexEntry::of(&m)))
                 .collect()
         });
         for ((doc, raw), entry) in batch.iter().zip(entries) {

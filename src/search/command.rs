@@ -135,10 +135,12 @@ pub fn run_at(
     args: &SearchArgs,
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<()> {
-    if args.track {
-        return run(&crate::commands::open_existing(path)?, args, out);
-    }
-    run_on_snapshot(crate::commands::read_existing(path)?, args, out)
+    crate::store::guarded(path, || {
+        if args.track {
+            return run(&crate::commands::open_existing(path)?, args, out);
+        }
+        run_on_snapshot(crate::commands::read_existing(path)?, args, out)
+    })
 }
 
 /// Runs `memlens search` on an open store, printing to `out`.
@@ -167,6 +169,9 @@ fn respond(
         Some(resp) => resp,
         None => Searcher::open(reader)?.search(&req),
     };
+    if let Some(damage) = resp.damage.take() {
+        anyhow::bail!(damage);
+    }
     if let Some(store) = store.filter(|_| args.track)
         && !resp.hits.is_empty()
     {

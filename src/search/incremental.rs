@@ -9,7 +9,7 @@ use crate::index::{IndexEntry, RecordView, SEARCH_DOCS};
 use crate::model::FEEL_COUNT;
 use crate::search::corpus::{Arena, ByteArena, Column, Corpus, Offsets};
 use crate::search::searcher::{Searcher, corrupt, storage};
-use crate::store::tables::{MEMORIES, decode};
+use crate::store::tables::{MEMORIES, decode_doc};
 use crate::store::{StoreReader, StoreResult};
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -64,7 +64,12 @@ impl Searcher {
         corpus.module_names = std::mem::take(&mut new.module_names);
         corpus.tag_names = std::mem::take(&mut new.tag_names);
         corpus.finish();
-        Ok(Searcher::with(corpus, (!keeps_raw).then_some(reader)))
+        let path = reader.path().to_path_buf();
+        Ok(Searcher::with(
+            corpus,
+            (!keeps_raw).then_some(reader),
+            &path,
+        ))
     }
 }
 
@@ -291,7 +296,7 @@ fn read_changed(
         let (record, text, terms) = match stored.zip(text) {
             Some((record, text)) => (record, text, Vec::new()),
             None => {
-                let memory = decode(&raw).ok_or_else(|| corrupt(reader, doc))?;
+                let memory = decode_doc(reader.path(), doc, &raw)?;
                 let entry = IndexEntry::of(&memory);
                 let terms = entry.term_section().to_vec();
                 (entry.record().to_vec(), entry.text().owned(), terms)

@@ -389,6 +389,7 @@ fn page(
             total,
             hits: Vec::new(),
             notice: notice.map(str::to_string),
+            damage: None,
         }));
     }
     if upto < total {
@@ -426,5 +427,6 @@ fn page(
         total,
         hits,
         notice: notice.map(str::to_string),
+        damage: None,
     }))
 }

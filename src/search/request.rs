@@ -356,4 +356,7 @@ pub struct SearchResponse {
     pub hits: Vec<Hit>,
     /// A notice for the user (OR fallback, literal fallback).
     pub notice: Option<String>,
+    /// Why a memory of the page could not be read (the store is damaged: the error
+    /// naming the file and the memory); the page then lacks that memory.
+    pub damage: Option<String>,
 }

@@ -14,7 +14,7 @@ use crate::search::request::{
     BrowseMode, Engine, Filters, Hit, MatchQuality, NumericField, Order, SearchRequest,
     SearchResponse,
 };
-use crate::store::tables::{MEMORIES, decode};
+use crate::store::tables::{MEMORIES, decode_doc};
 use crate::store::{StoreError, StoreReader, StoreResult};
 use redb::{ReadableTable, ReadableTableMetadata, TableError};
 use std::collections::HashMap;
@@ -26,6 +26,8 @@ pub struct Searcher {
     pub(crate) corpus: Corpus,
     /// The snapshot hits are read from when the searcher holds no copy of the memories.
     snapshot: Option<StoreReader>,
+    /// The store file, for naming it when a memory cannot be read.
+    path: std::path::PathBuf,
     memo: Mutex<Option<Memo>>,
     /// The last filters asked for and what they keep: typing reuses them.
     selection: Mutex<Option<(Filters, Arc<Selection>)>>,
@@ -147,12 +149,19 @@ impl Searcher {
             &memories,
             |e| storage(reader, e),
             |doc, raw, entry| {
-                let entry = entry.ok_or_else(|| corrupt(reader, doc))?;
+                let entry = match entry {
+                    Some(entry) => entry,
+                    None => {
+                        return Err(decode_doc(reader.path(), doc, raw)
+                            .err()
+                            .unwrap_or_else(|| corrupt(reader, doc)));
+                    }
+                };
                 push_entry(&mut corpus, reader, doc, Some(raw), &entry)
             },
         )?;
         corpus.finish();
-        Ok(Searcher::with(corpus, None).preselected())
+        Ok(Searcher::with(corpus, None, reader.path()).preselected())
     }
 
     /// Like [`Searcher::load`], but keeps the snapshot and reads the memories of each
@@ -165,7 +174,8 @@ impl Searcher {
             s.snapshot = Some(reader);
             return Ok(s);
         };
-        Ok(Searcher::with(corpus, Some(reader)).preselected())
+        let path = reader.path().to_path_buf();
+        Ok(Searcher::with(corpus, Some(reader), &path).preselected())
     }
 
     /// The corpus from the search records alone; `None` when some memory has no record
@@ -216,10 +226,15 @@ impl Searcher {
         self
     }
 
-    pub(crate) fn with(corpus: Corpus, snapshot: Option<StoreReader>) -> Searcher {
+    pub(crate) fn with(
+        corpus: Corpus,
+        snapshot: Option<StoreReader>,
+        path: &std::path::Path,
+    ) -> Searcher {
         Searcher {
             corpus,
             snapshot,
+            path: path.to_path_buf(),
             memo: Mutex::new(None),
             selection: Mutex::new(None),
             permutations: Mutex::new(HashMap::new()),
@@ -431,44 +446,45 @@ impl Searcher {
             quality,
             scored,
         } = answer;
+        let mut damage = None;
         let hits = placed
             .into_iter()
             .skip(offset)
             .take(upto.saturating_sub(offset))
             .filter_map(|(m, is_discovery)| {
-                self.hit(
-                    m.slot as usize,
-                    scored.then_some(m.score),
-                    quality,
-                    is_discovery,
-                )
+                let slot = m.slot as usize;
+                match self.memory(slot) {
+                    Ok(memory) => Some(Hit {
+                        memory,
+                        relationship_count: self.corpus.relationship_count[slot],
+                        score: scored.then_some(m.score),
+                        match_quality: quality,
+                        is_discovery,
+                    }),
+                    Err(e) => {
+                        damage.get_or_insert_with(|| e.to_string());
+                        None
+                    }
+                }
             })
             .collect();
         SearchResponse {
             total,
             hits,
             notice: notice.map(str::to_string),
+            damage,
         }
     }
 
-    fn hit(
-        &self,
-        slot: usize,
-        score: Option<f64>,
-        match_quality: Option<MatchQuality>,
-        is_discovery: Option<bool>,
-    ) -> Option<Hit> {
-        let memory = match &self.snapshot {
-            Some(reader) => reader.get_doc(self.corpus.docs[slot]).ok().flatten()?,
-            None => decode(self.corpus.raw.get(slot))?,
-        };
-        Some(Hit {
-            memory,
-            relationship_count: self.corpus.relationship_count[slot],
-            score,
-            match_quality,
-            is_discovery,
-        })
+    /// The memory loaded in `slot`, read from the snapshot or from the searcher's copy.
+    fn memory(&self, slot: usize) -> StoreResult<crate::model::Memory> {
+        let doc = self.corpus.docs[slot];
+        match &self.snapshot {
+            Some(reader) => reader
+                .get_doc(doc)?
+                .ok_or_else(|| StoreError::corrupt_record(reader.path(), doc)),
+            None => decode_doc(&self.path, doc, self.corpus.raw.get(slot)),
+        }
     }
 
     /// Counts per bin of `field` over the memories that pass `filters` with the range on

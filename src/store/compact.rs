@@ -5,6 +5,14 @@
 //! still read. Scores (weight, trust, confidence, `feel_*`) take two bytes when they
 //! have at most four decimals ([`crate::codec`]); memories written with
 //! [`COMPACT_TAG_WIDE`], every score in eight bytes, are still read.
+//!
+//! A memory is written with [`COMPACT_TAG_SUMMED`]: the fields of [`COMPACT_TAG`]
+//! followed by the CRC-32 of every byte before it, so that a flipped bit or an
+//! overwritten range reads back as damage instead of as a changed memory. CRC-32
+//! finds every error confined to 32 consecutive bits and all but one in four billion
+//! of the others. Forms without it (tags 1 and 2, JSON lines) are read from stores of
+//! older schemas, which their first writable open rewrites in this one
+//! ([`super::tables::CHECKSUM_SCHEMA`]).
 
 use crate::codec::{
     Reader, code_of, put_feel_by, put_i64, put_list, put_opt_f64, put_opt_str, put_opt_u32,
@@ -13,7 +21,9 @@ use crate::codec::{
 use crate::model::{Memory, Relationship, Scope, Source, Status, Timestamp};
 use serde_json::{Map, Value};
 
-/// The first byte of the compact form.
+/// The first byte of the compact form with its checksum: what memlens writes.
+pub const COMPACT_TAG_SUMMED: u8 = 3;
+/// The first byte of the compact form written before checksums (schema 3 and 4).
 pub const COMPACT_TAG: u8 = 2;
 /// The first byte of the compact form's first version, which held every score in
 /// eight bytes.
@@ -29,13 +39,26 @@ fn put_opt_time(w: &mut Vec<u8>, t: Option<Timestamp>) {
     }
 }
 
-/// Appends the compact form of `m` to `w`.
-pub fn encode_into(m: &Memory, w: &mut Vec<u8>) {
-    encode_with(m, w, false);
+/// Bytes of the checksum that ends the form of [`COMPACT_TAG_SUMMED`].
+const CHECKSUM_BYTES: usize = 4;
+
+/// The checksum of a stored form's bytes before it.
+fn checksum(bytes: &[u8]) -> u32 {
+    crc32fast::hash(bytes)
 }
 
-/// [`encode_into`], or when `wide` the form of [`COMPACT_TAG_WIDE`].
-fn encode_with(m: &Memory, w: &mut Vec<u8>, wide: bool) {
+/// Appends the compact form of `m` with its checksum ([`COMPACT_TAG_SUMMED`]) to `w`.
+pub fn encode_into(m: &Memory, w: &mut Vec<u8>) {
+    let start = w.len();
+    encode_with(m, w, COMPACT_TAG_SUMMED);
+    let sum = checksum(&w[start..]);
+    w.extend(sum.to_le_bytes());
+}
+
+/// The fields of `m` after the first byte `tag`: scores in eight bytes for
+/// [`COMPACT_TAG_WIDE`], else in two where they fit. No checksum.
+fn encode_with(m: &Memory, w: &mut Vec<u8>, tag: u8) {
+    let wide = tag == COMPACT_TAG_WIDE;
     let score = |w: &mut Vec<u8>, v: f64| {
         if wide {
             w.extend(v.to_le_bytes());
@@ -43,7 +66,7 @@ fn encode_with(m: &Memory, w: &mut Vec<u8>, wide: bool) {
             put_score(w, v);
         }
     };
-    w.push(if wide { COMPACT_TAG_WIDE } else { COMPACT_TAG });
+    w.push(tag);
     put_str(w, &m.id);
     put_opt_str(w, m.title.as_deref());
     put_str(w, &m.body);
@@ -116,12 +139,52 @@ fn strings(r: &mut Reader<'_>) -> Option<Vec<String>> {
     (0..len).map(|_| string(&mut items)).collect()
 }
 
-/// The memory of a compact form written by [`encode_into`]; `None` when the bytes are
-/// damaged (cut short, run on, or decoding to a memory the store would have refused).
-pub fn decode(bytes: &[u8]) -> Option<Memory> {
+/// Why stored bytes are not a memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Damage {
+    /// The bytes do not match the checksum stored with them.
+    Checksum,
+    /// The bytes are not a memory of any stored form (cut short, run on, an unknown
+    /// form, or a memory the store would have refused).
+    Undecodable,
+}
+
+/// True when `bytes` are in the form with a checksum ([`COMPACT_TAG_SUMMED`]).
+pub fn is_summed(bytes: &[u8]) -> bool {
+    bytes.first() == Some(&COMPACT_TAG_SUMMED)
+}
+
+/// The memory of a compact form written by [`encode_into`] (or by an older memlens
+/// without the checksum), or why the bytes are damaged.
+pub fn decode(bytes: &[u8]) -> Result<Memory, Damage> {
+    if is_summed(bytes) {
+        let split = bytes
+            .len()
+            .checked_sub(CHECKSUM_BYTES)
+            .ok_or(Damage::Undecodable)?;
+        let (fields, stored) = bytes.split_at(split);
+        let stored = u32::from_le_bytes(stored.try_into().map_err(|_| Damage::Undecodable)?);
+        if checksum(fields) != stored {
+            return Err(Damage::Checksum);
+        }
+        return decode_fields(fields).ok_or(Damage::Undecodable);
+    }
+    decode_fields(bytes).ok_or(Damage::Undecodable)
+}
+
+/// The id a stored form starts with, as far as it can be read (for naming a damaged
+/// memory; its checksum may say the id itself is damaged).
+pub fn stored_id(bytes: &[u8]) -> Option<String> {
+    let mut r = Reader { bytes, at: 1 };
+    string(&mut r).filter(|id| !id.is_empty() && !id.chars().any(char::is_control))
+}
+
+/// The memory of a form's bytes without a checksum (after it is checked); `None` when
+/// they are damaged.
+fn decode_fields(bytes: &[u8]) -> Option<Memory> {
     let mut r = Reader { bytes, at: 0 };
     let wide = match r.u8()? {
-        COMPACT_TAG => false,
+        COMPACT_TAG | COMPACT_TAG_SUMMED => false,
         COMPACT_TAG_WIDE => true,
         _ => return None,
     };
@@ -192,21 +255,58 @@ mod tests {
                 m.feel[0] = Some(-0.0);
                 m.confidence = Some(1.0 / 3.0);
             }
+            let mut summed = Vec::new();
+            encode_into(&m, &mut summed);
             let mut narrow = Vec::new();
-            encode_into(&m, &mut narrow);
+            encode_with(&m, &mut narrow, COMPACT_TAG);
             let mut wide = Vec::new();
-            encode_with(&m, &mut wide, true);
-            assert_eq!(decode(&narrow).as_ref(), Some(&m), "{}", m.id);
-            assert_eq!(decode(&wide).as_ref(), Some(&m), "{} (wide)", m.id);
+            encode_with(&m, &mut wide, COMPACT_TAG_WIDE);
+            assert_eq!(decode(&summed).as_ref(), Ok(&m), "{}", m.id);
+            assert_eq!(decode(&narrow).as_ref(), Ok(&m), "{} (unsummed)", m.id);
+            assert_eq!(decode(&wide).as_ref(), Ok(&m), "{} (wide)", m.id);
+            assert_eq!(stored_id(&summed).as_deref(), Some(m.id.as_str()));
             assert_eq!(
                 decode(&narrow[..narrow.len() - 1]),
-                None,
+                Err(Damage::Undecodable),
                 "{} cut short",
+                m.id
+            );
+            assert_eq!(
+                decode(&summed[..summed.len() - 1]),
+                Err(Damage::Checksum),
+                "{} summed, cut short",
                 m.id
             );
             narrow_bytes += narrow.len();
             wide_bytes += wide.len();
         }
         assert!(narrow_bytes < wide_bytes, "{narrow_bytes} vs {wide_bytes}");
+    }
+
+    #[test]
+    fn every_flipped_bit_and_overwritten_byte_of_a_summed_memory_is_damage() {
+        let spec = crate::corpus::CorpusSpec {
+            seed: 5,
+            size: 20,
+            body_bytes_target: 200,
+        };
+        for m in crate::corpus::generate(spec) {
+            let mut bytes = Vec::new();
+            encode_into(&m, &mut bytes);
+            for bit in 0..bytes.len() * 8 {
+                let mut flipped = bytes.clone();
+                flipped[bit / 8] ^= 1 << (bit % 8);
+                let back = decode(&flipped);
+                assert!(back.is_err(), "{}: bit {bit} read back as {back:?}", m.id);
+            }
+            for at in 0..bytes.len() {
+                let mut zeroed = bytes.clone();
+                let end = (at + 16).min(zeroed.len());
+                zeroed[at..end].fill(0xa5);
+                if zeroed != bytes {
+                    assert!(decode(&zeroed).is_err(), "{}: bytes {at}..{end}", m.id);
+                }
+            }
+        }
     }
 }

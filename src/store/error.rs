@@ -32,7 +32,9 @@ pub enum StoreError {
         path: PathBuf,
     },
     /// The file is damaged.
-    #[error("{path}: the store is damaged ({detail}); restore it from a backup or an export")]
+    #[error(
+        "{path}: the store is damaged ({detail}); `memlens check --db {path}` tells what is damaged and what `memlens check --repair` can save, else restore it from a backup or an export"
+    )]
     Corrupt {
         /// The file.
         path: PathBuf,
@@ -75,6 +77,20 @@ impl StoreError {
         StoreError::Corrupt {
             path: path.to_path_buf(),
             detail: format!("record {doc} cannot be decoded"),
+        }
+    }
+
+    /// The memory stored under document number `doc` in `path` as `bytes` is damaged
+    /// (`damage` says how); the error names it by its id as far as that can be read.
+    pub fn damaged_memory(
+        path: &std::path::Path,
+        doc: u32,
+        bytes: &[u8],
+        damage: super::tables::Damage,
+    ) -> StoreError {
+        StoreError::Corrupt {
+            path: path.to_path_buf(),
+            detail: super::tables::damage_detail(doc, bytes, damage),
         }
     }
 }

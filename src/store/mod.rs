@@ -2,12 +2,17 @@
 //! that keep memories, links and search indexes in step.
 
 mod bulk;
+pub mod check;
+mod check_tables;
+mod checksums;
 mod compact;
 mod error;
+mod guard;
 mod links;
 mod new_ids;
 mod open;
 mod read;
+pub mod repair;
 mod steps;
 pub mod tables;
 mod write;
@@ -15,6 +20,8 @@ mod writeback;
 
 pub use bulk::{BulkWriter, Prepared, PutOutcome};
 pub use error::{StoreError, StoreResult};
+pub use guard::{guarded, guarded_store};
+pub use open::LongStep;
 pub use read::StoreReader;
 pub use steps::STEP_BYTES;
 pub use write::StoreWriter;
@@ -32,28 +39,28 @@ pub struct Store {
 impl Store {
     /// Opens the store at `path`, creating it (and its directory) when missing.
     pub fn open(path: &Path) -> StoreResult<Store> {
-        Store::open_announcing(path, &|| {})
+        Store::open_announcing(path, &|_| {})
     }
 
-    /// [`Store::open`], running `before_rebuild` first when the open is about to
-    /// rebuild the store's index from every memory (once after an upgrade; tens of
-    /// seconds for a million memories), so a caller can say so.
-    pub fn open_announcing(path: &Path, before_rebuild: &dyn Fn()) -> StoreResult<Store> {
-        Store::open_with_cache(path, open::BROWSE_CACHE_BYTES, before_rebuild)
+    /// [`Store::open`], running `before_long` first when the open is about to take a
+    /// [`LongStep`] over every memory (once after an upgrade; tens of seconds for a
+    /// million memories), so a caller can say so.
+    pub fn open_announcing(path: &Path, before_long: &dyn Fn(LongStep)) -> StoreResult<Store> {
+        Store::open_with_cache(path, open::BROWSE_CACHE_BYTES, before_long)
     }
 
     /// [`Store::open_announcing`] for a bulk import: a larger page cache, as the import
     /// rewrites many pages of one transaction.
-    pub fn open_for_import(path: &Path, before_rebuild: &dyn Fn()) -> StoreResult<Store> {
-        Store::open_with_cache(path, open::BULK_CACHE_BYTES, before_rebuild)
+    pub fn open_for_import(path: &Path, before_long: &dyn Fn(LongStep)) -> StoreResult<Store> {
+        Store::open_with_cache(path, open::BULK_CACHE_BYTES, before_long)
     }
 
     fn open_with_cache(
         path: &Path,
         cache_bytes: usize,
-        before_rebuild: &dyn Fn(),
+        before_long: &dyn Fn(LongStep),
     ) -> StoreResult<Store> {
-        let db = open::open_database(path, cache_bytes, before_rebuild)?;
+        let db = open::open_database(path, cache_bytes, before_long)?;
         Ok(Store {
             db: Arc::new(db),
             path: path.to_path_buf(),

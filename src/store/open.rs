@@ -5,11 +5,13 @@ use super::StoreReader;
 use super::error::{StoreError, StoreResult};
 use super::links::move_old_backlinks;
 use super::tables::{
-    BACKLINK_ROWS_SCHEMA, BACKLINKS, FORMAT_MARKER, IDS, KEY_FORMAT, KEY_NEXT_DOC, KEY_SCHEMA,
-    MEMORIES, META, SCHEMA_VERSION,
+    BACKLINK_ROWS_SCHEMA, BACKLINKS, CHECKSUM_SCHEMA, FORMAT_MARKER, IDS, KEY_FORMAT, KEY_NEXT_DOC,
+    KEY_SCHEMA, MEMORIES, META, SCHEMA_VERSION,
 };
 use super::writeback::EarlyWriteback;
-use redb::{Database, DatabaseError, ReadOnlyDatabase, ReadableDatabase, TableError};
+use redb::{
+    Database, DatabaseError, ReadOnlyDatabase, ReadableDatabase, ReadableTableMetadata, TableError,
+};
 use std::io::Read;
 use std::path::Path;
 
@@ -75,13 +77,23 @@ pub const BROWSE_CACHE_BYTES: usize = 8 << 20;
 /// memories, with less resident memory (benches/RESULTS.md).
 pub const BULK_CACHE_BYTES: usize = 64 << 20;
 
+/// A step of a writable open that reads and writes every memory, once in the life of
+/// a store (tens of seconds for a million memories), announced before it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LongStep {
+    /// The search index is of another version and is rebuilt from the memories.
+    RebuildIndex,
+    /// The memories of a store of an older schema are rewritten with their checksums.
+    AddChecksums,
+}
+
 /// Opens or creates the database with a page cache of `cache_bytes` and checks or
-/// stamps its format and schema version; `before_rebuild` runs first when the index
-/// is of another version and is about to be rebuilt.
+/// stamps its format and schema version; `before_long` runs first when the open is
+/// about to take one of the [`LongStep`]s.
 pub fn open_database(
     path: &Path,
     cache_bytes: usize,
-    before_rebuild: &dyn Fn(),
+    before_long: &dyn Fn(LongStep),
 ) -> StoreResult<Database> {
     if path.is_dir() {
         return Err(StoreError::NotAStore {
@@ -115,15 +127,15 @@ pub fn open_database(
             DatabaseError::Storage(redb::StorageError::Io(source)) => io(path, source),
             other => storage_error(path, other),
         })?;
-    check_or_stamp(&db, path, before_rebuild)?;
+    check_or_stamp(&db, path, before_long)?;
     Ok(db)
 }
 
 /// A read-only snapshot of the store at `path` without opening it for writing (nothing
 /// of the file is written, not even redb's open marker); `None` when the store must be
-/// opened for writing first: it is missing or empty, needs crash recovery, keeps its
-/// backlinks as an older schema did, or its index is of an older version (the
-/// writable open upgrades them).
+/// opened for writing first: it is missing or empty, needs crash recovery, is of an
+/// older schema (its backlinks in a multimap, its memories without checksums), or its
+/// index is of an older version (the writable open upgrades them).
 pub fn read_only_snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
     if !path.is_file() {
         return Ok(None);
@@ -135,7 +147,7 @@ pub fn read_only_snapshot(path: &Path) -> StoreResult<Option<StoreReader>> {
     let Some(db) = open_read_only(path, BROWSE_CACHE_BYTES)? else {
         return Ok(None);
     };
-    if check_format(&db, path)?.is_none_or(|version| version < BACKLINK_ROWS_SCHEMA) {
+    if check_format(&db, path)?.is_none_or(|version| version < SCHEMA_VERSION) {
         return Ok(None);
     }
     let txn = db.begin_read().map_err(|e| storage_error(path, e))?;
@@ -162,7 +174,10 @@ fn precheck_read_only(path: &Path) -> StoreResult<()> {
 
 /// Opens the file read-only (a store another process holds is refused as locked);
 /// `None` when it needs crash recovery, which only a writable open can do.
-fn open_read_only(path: &Path, cache_bytes: usize) -> StoreResult<Option<ReadOnlyDatabase>> {
+pub(super) fn open_read_only(
+    path: &Path,
+    cache_bytes: usize,
+) -> StoreResult<Option<ReadOnlyDatabase>> {
     match Database::builder()
         .set_cache_size(cache_bytes)
         .open_read_only(path)
@@ -224,25 +239,38 @@ fn check_format(db: &impl ReadableDatabase, path: &Path) -> StoreResult<Option<u
     }
 }
 
-fn check_or_stamp(db: &Database, path: &Path, before_rebuild: &dyn Fn()) -> StoreResult<()> {
+pub(super) fn check_or_stamp(
+    db: &Database,
+    path: &Path,
+    before_long: &dyn Fn(LongStep),
+) -> StoreResult<()> {
     let Some(version) = check_format(db, path)? else {
         return stamp_new(db).map_err(|e| storage_error(path, e));
     };
-    index_or_rebuild(db, before_rebuild).map_err(|e| storage_error(path, e))?;
+    index_or_rebuild(db, before_long).map_err(|e| storage_error(path, e))?;
     if version < SCHEMA_VERSION {
-        upgrade_schema(db, version).map_err(|e| storage_error(path, e))?;
+        upgrade_schema(db, version, before_long).map_err(|e| storage_error(path, e))?;
     }
     Ok(())
 }
 
-/// Brings a store of an older schema `version` to this build's: moves its backlinks
-/// into rows when it kept them in a multimap, and stamps the schema (memories of the
-/// older forms are read as they are, see [`SCHEMA_VERSION`]), so that an older
-/// memlens refuses the store from then on instead of meeting what it cannot read.
-fn upgrade_schema(db: &Database, version: u32) -> Result<(), redb::Error> {
+/// Brings a store of an older schema `version` to this build's, in one transaction:
+/// moves its backlinks into rows when it kept them in a multimap, rewrites its
+/// memories with their checksums (after `before_long`, when it has any), and stamps
+/// the schema, so that an older memlens refuses the store from then on instead of
+/// meeting what it cannot read.
+fn upgrade_schema(
+    db: &Database,
+    version: u32,
+    before_long: &dyn Fn(LongStep),
+) -> Result<(), redb::Error> {
     let txn = db.begin_write()?;
     if version < BACKLINK_ROWS_SCHEMA {
         move_old_backlinks(&txn)?;
+    }
+    if version < CHECKSUM_SCHEMA && txn.open_table(MEMORIES)?.len()? > 0 {
+        before_long(LongStep::AddChecksums);
+        super::checksums::add_checksums(&txn)?;
     }
     txn.open_table(META)?
         .insert(KEY_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())?;
@@ -252,12 +280,12 @@ fn upgrade_schema(db: &Database, version: u32) -> Result<(), redb::Error> {
 
 /// Rebuilds the index of a store written before it existed or by a version with
 /// another index (once; later opens find the index version stamped), after running
-/// `before_rebuild`.
-fn index_or_rebuild(db: &Database, before_rebuild: &dyn Fn()) -> Result<(), redb::Error> {
+/// `before_long`.
+fn index_or_rebuild(db: &Database, before_long: &dyn Fn(LongStep)) -> Result<(), redb::Error> {
     if crate::index::index_is_current(&db.begin_read()?)? {
         return Ok(());
     }
-    before_rebuild();
+    before_long(LongStep::RebuildIndex);
     let txn = db.begin_write()?;
     crate::index::rebuild(&txn)?;
     txn.commit()?;

@@ -92,11 +92,26 @@ impl StoreReader {
         decode_doc(&self.path, doc, bytes.value()).map(Some)
     }
 
-    /// The memory with this id.
+    /// The memory with this id (the id table naming a memory of another id, or none,
+    /// is damage).
     pub fn get(&self, id: &str) -> StoreResult<Option<Memory>> {
         match self.doc_of(id)? {
-            Some(doc) => self.get_doc(doc),
+            Some(doc) => match self.get_doc(doc)? {
+                Some(m) if m.id == id => Ok(Some(m)),
+                _ => Err(self.misfiled(id, doc)),
+            },
             None => Ok(None),
+        }
+    }
+
+    /// The error for an id table naming record `doc` for `id`, which holds no memory of
+    /// that id.
+    fn misfiled(&self, id: &str, doc: u32) -> StoreError {
+        StoreError::Corrupt {
+            path: self.path.clone(),
+            detail: format!(
+                "the ids name record {doc} for `{id}`, which holds another memory or none"
+            ),
         }
     }
 
@@ -120,12 +135,15 @@ impl StoreReader {
         let ids = self.txn.open_table(IDS).map_err(|e| self.err(e))?;
         let table = self.txn.open_table(MEMORIES).map_err(|e| self.err(e))?;
         for entry in ids.iter().map_err(|e| self.err(e))? {
-            let (_, doc) = entry.map_err(|e| self.err(e))?;
+            let (id, doc) = entry.map_err(|e| self.err(e))?;
             let doc = doc.value();
             let Some(bytes) = table.get(doc).map_err(|e| self.err(e))? else {
-                return Err(StoreError::corrupt_record(&self.path, doc).into());
+                return Err(self.misfiled(id.value(), doc).into());
             };
             let memory = decode_doc(&self.path, doc, bytes.value())?;
+            if memory.id != id.value() {
+                return Err(self.misfiled(id.value(), doc).into());
+            }
             f(memory)?;
         }
         Ok(())

@@ -6,6 +6,8 @@
 use crate::model::{Memory, Timestamp};
 use redb::{MultimapTableDefinition, TableDefinition};
 
+pub use super::compact::{Damage, is_summed};
+
 /// Key/value metadata: the format marker, schema version, next document number.
 pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 /// Document number → encoded memory.
@@ -21,15 +23,24 @@ pub const BACKLINKS: TableDefinition<(&str, &str), ()> = TableDefinition::new("b
 pub const OLD_BACKLINKS: MultimapTableDefinition<&str, &str> =
     MultimapTableDefinition::new("backlinks");
 
+/// Stored bytes of memories `memlens check --repair` could not read (a bad checksum, or
+/// not a memory at all), kept aside under a number of their own so that nothing is lost
+/// silently; no other command reads them.
+pub const DAMAGED: TableDefinition<u64, &[u8]> = TableDefinition::new("damaged");
+
 /// Marker stored under `format` in `META`.
 pub const FORMAT_MARKER: &[u8] = b"memlens";
-/// Schema version this build writes and reads. Version 4 keeps backlinks as rows of
+/// Schema version this build writes and reads. Version 5 stores every memory with its
+/// checksum (compact memories of tag 3); version 4 keeps backlinks as rows of
 /// [`BACKLINKS`]; version 3 wrote scores in two bytes where it can (compact memories of
 /// tag 2); version 2 stored memories in their first compact form, and version 1 as
 /// JSON lines, both still read. The first writable open of a store of an older version
 /// moves its backlinks into their rows and stamps it 4, so an older memlens refuses it
-/// from then on; each memory is rewritten in the current form when it is next written.
-pub const SCHEMA_VERSION: u32 = 4;
+/// from then on. The same open rewrites every memory of a store older than 5 with its
+/// checksum ([`CHECKSUM_SCHEMA`]).
+pub const SCHEMA_VERSION: u32 = 5;
+/// The first schema version whose memories all carry their checksum.
+pub const CHECKSUM_SCHEMA: u32 = 5;
 /// The first schema version whose backlinks are rows of [`BACKLINKS`].
 pub const BACKLINK_ROWS_SCHEMA: u32 = 4;
 /// `META` key of the format marker.
@@ -60,17 +71,43 @@ pub fn encode_into(memory: &Memory, out: &mut Vec<u8>) {
 }
 
 /// Decodes a memory written by [`encode`], or the canonical JSON line that stores of
-/// schema 1 hold; `None` when the bytes are damaged.
-pub fn decode(bytes: &[u8]) -> Option<Memory> {
+/// schema 1 hold, or says why the bytes are damaged.
+pub fn decode(bytes: &[u8]) -> Result<Memory, Damage> {
     if bytes.first() != Some(&b'{') {
         return super::compact::decode(bytes);
     }
-    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
-    let obj = value.as_object()?;
-    Memory::from_json(obj, Timestamp(0)).ok().map(|(m, _)| m)
+    let json = || {
+        let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+        let obj = value.as_object()?;
+        Memory::from_json(obj, Timestamp(0)).ok().map(|(m, _)| m)
+    };
+    json().ok_or(Damage::Undecodable)
 }
 
-/// Decodes the memory stored under `doc`, or the error saying the file is damaged.
+/// Decodes the memory stored under `doc`, or the error saying the file is damaged,
+/// naming the memory.
 pub fn decode_doc(path: &std::path::Path, doc: u32, bytes: &[u8]) -> super::StoreResult<Memory> {
-    decode(bytes).ok_or_else(|| super::StoreError::corrupt_record(path, doc))
+    decode(bytes).map_err(|damage| super::StoreError::damaged_memory(path, doc, bytes, damage))
+}
+
+/// The id stored memory bytes name, as far as they can be read.
+pub fn stored_id(bytes: &[u8]) -> Option<String> {
+    if bytes.first() == Some(&b'{') {
+        let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+        return value.get("id")?.as_str().map(str::to_string);
+    }
+    super::compact::stored_id(bytes)
+}
+
+/// What is wrong with the memory stored under `doc` as `bytes`, naming it by the id
+/// the bytes hold as far as it can be read.
+pub fn damage_detail(doc: u32, bytes: &[u8], damage: Damage) -> String {
+    let what = match damage {
+        Damage::Checksum => "does not match its checksum",
+        Damage::Undecodable => "cannot be decoded",
+    };
+    match stored_id(bytes) {
+        Some(id) => format!("memory record {doc} (stored id `{id}`) {what}"),
+        None => format!("memory record {doc} {what}"),
+    }
 }

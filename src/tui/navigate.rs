@@ -102,6 +102,10 @@ pub(super) fn search_done(
 ) {
     let offset = state.requested_offset;
     state.searching = false;
+    if let Some(damage) = &response.damage {
+        // the list lacks the memories that could not be read: say so, never hide it
+        state.message = Some(format!("error: {damage}"));
+    }
     state.take_response(offset, response, elapsed);
     if let Some(id) = state.keep_selected.take()
         && let Some(i) = state.results.hits.iter().position(|h| h.memory.id == id)

@@ -1,0 +1,277 @@
+//! `memlens check` and `--repair` on stores damaged in known ways: a memory whose bytes
+//! changed, and each table memlens derives from the memories (ids, backlinks, search
+//! records, haystacks, facts, postings, totals) losing or changing a row. The check
+//! must name each damage (exit 1), a clean store must pass (exit 0), and a repair must
+//! give back the store as it was, setting aside only the damaged memory, whose bytes it
+//! keeps.
+
+mod exchange_support;
+
+use exchange_support::generate;
+use exchange_support::{memlens, stderr, stdout};
+use memlens::index::SEARCH_DOCS;
+use memlens::index::facts::{FACTS, KEY_TOTALS};
+use memlens::index::haystacks::HAYSTACKS;
+use memlens::index::postings::POSTINGS;
+use memlens::store::tables::{BACKLINKS, DAMAGED, IDS, MEMORIES, META};
+use redb::{ReadableDatabase, ReadableTable};
+use std::path::{Path, PathBuf};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn run(home: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = memlens(home, args, &[]);
+    (out.status.code(), stdout(&out), stderr(&out))
+}
+
+fn ok(home: &Path, args: &[&str]) -> String {
+    let (code, out, err) = run(home, args);
+    assert_eq!(code, Some(0), "{args:?}: {err}");
+    out
+}
+
+/// A store of 300 generated memories (with links, deleted ones, ratings), curated a
+/// little by the binary so that the indexes were also written incrementally.
+fn store(home: &Path) -> PathBuf {
+    let file = home.join("gen.jsonl");
+    std::fs::write(&file, generate::jsonl(&generate::memories(9, 300))).unwrap();
+    let db = home.join("s.redb");
+    ok(home, &["import", "--db", s(&db), s(&file)]);
+    ok(home, &["rate", "--db", s(&db), "m0000003", "5"]);
+    ok(home, &["link", "--db", s(&db), "m0000003", "m0000200"]);
+    ok(home, &["delete", "--db", s(&db), "m0000010"]);
+    ok(home, &["merge", "--db", s(&db), "m0000020", "m0000021"]);
+    db
+}
+
+fn export(home: &Path, db: &Path) -> String {
+    ok(home, &["export", "--include-deleted", "--db", s(db)])
+}
+
+/// Changes the store at `db` with raw redb writes.
+fn damage(db: &Path, f: impl FnOnce(&redb::WriteTransaction)) {
+    let raw = redb::Database::open(db).unwrap();
+    let txn = raw.begin_write().unwrap();
+    f(&txn);
+    txn.commit().unwrap();
+}
+
+/// The check's exit code and report, which must name every one of `names`.
+fn check_finds(home: &Path, db: &Path, names: &[&str]) -> String {
+    let (code, out, err) = run(home, &["check", "--db", s(db)]);
+    assert_eq!(code, Some(1), "check passed a damaged store: {out}");
+    assert!(err.starts_with("error: "), "{err}");
+    for name in names {
+        assert!(out.contains(name), "the report does not name {name}: {out}");
+    }
+    assert!(out.contains("fix: "), "{out}");
+    out
+}
+
+#[test]
+fn a_clean_store_passes_and_the_check_changes_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let db = store(h);
+    let bytes = std::fs::read(&db).unwrap();
+    let out = ok(h, &["check", "--db", s(&db)]);
+    assert!(out.contains("clean"), "{out}");
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(h, &["check", "--json", "--db", s(&db)])).unwrap();
+    assert_eq!(json["clean"], true);
+    assert_eq!(json["memories"], 300);
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        bytes,
+        "the check wrote the store"
+    );
+    let left: Vec<_> = std::fs::read_dir(h)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "scratch files left behind: {left:?}");
+}
+
+#[test]
+fn each_derived_table_out_of_step_is_found_and_repaired_to_the_same_store() {
+    type Damage = fn(&redb::WriteTransaction);
+    let cases: [(&str, &[&str], Damage); 8] = [
+        ("an id removed", &["(ids)", "m0000042"], |t| {
+            t.open_table(IDS).unwrap().remove("m0000042").unwrap();
+        }),
+        ("an id pointing elsewhere", &["(ids)", "m0000043"], |t| {
+            t.open_table(IDS).unwrap().insert("m0000043", 7).unwrap();
+        }),
+        ("a backlink removed", &["(backlinks)", "m0000200"], |t| {
+            let mut b = t.open_table(BACKLINKS).unwrap();
+            assert!(b.remove(("m0000200", "m0000003")).unwrap().is_some());
+        }),
+        ("a backlink invented", &["(backlinks)", "m0000005"], |t| {
+            let mut b = t.open_table(BACKLINKS).unwrap();
+            b.insert(("m0000006", "m0000005"), ()).unwrap();
+        }),
+        (
+            "a search record removed",
+            &["(index)", "search record"],
+            |t| {
+                t.open_table(SEARCH_DOCS).unwrap().remove(11).unwrap();
+            },
+        ),
+        (
+            "a haystack chunk removed",
+            &["(index)", "search text"],
+            |t| {
+                t.open_table(HAYSTACKS).unwrap().remove(0).unwrap();
+            },
+        ),
+        ("the facts removed", &["(index)", "facts"], |t| {
+            t.open_table(FACTS).unwrap().remove(0).unwrap();
+        }),
+        ("the totals changed", &["(index)", "totals"], |t| {
+            t.open_table(META)
+                .unwrap()
+                .insert(KEY_TOTALS, [1u8; 32].as_slice())
+                .unwrap();
+        }),
+    ];
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let pristine = store(h);
+    let before = export(h, &pristine);
+    for (what, names, f) in cases {
+        let db = h.join("damaged.redb");
+        std::fs::copy(&pristine, &db).unwrap();
+        damage(&db, f);
+        check_finds(h, &db, names);
+        if what == "an id pointing elsewhere" {
+            // get must not answer with the memory the id wrongly names
+            let (code, out, err) = run(h, &["get", "m0000043", "--db", s(&db)]);
+            assert_eq!(code, Some(1), "get answered: {out}");
+            assert!(err.contains("damaged") && err.contains("m0000043"), "{err}");
+        }
+        let (code, out, err) = run(h, &["check", "--repair", "--db", s(&db)]);
+        assert_eq!(
+            code,
+            Some(0),
+            "{what}: the repair did not end clean: {out}{err}"
+        );
+        assert!(out.contains("after the repair:\nclean"), "{what}: {out}");
+        assert_eq!(
+            export(h, &db),
+            before,
+            "{what}: the repair changed the memories"
+        );
+        ok(h, &["check", "--db", s(&db)]);
+        std::fs::remove_file(&db).unwrap();
+        std::fs::remove_file(h.join("damaged.redb.before-repair")).unwrap();
+    }
+}
+
+#[test]
+fn the_postings_out_of_step_are_found() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let db = store(h);
+    damage(&db, |t| {
+        let mut p = t.open_table(POSTINGS).unwrap();
+        let key = p.first().unwrap().unwrap().0.value().to_vec();
+        p.remove(key.as_slice()).unwrap();
+    });
+    check_finds(h, &db, &["(index)", "inverted index"]);
+}
+
+#[test]
+fn a_damaged_memory_is_an_error_everywhere_and_a_repair_sets_it_aside_with_its_bytes() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let db = store(h);
+    let before = export(h, &db);
+    let doc = {
+        let raw = redb::Database::open(&db).unwrap();
+        let txn = raw.begin_read().unwrap();
+        txn.open_table(IDS)
+            .unwrap()
+            .get("m0000077")
+            .unwrap()
+            .unwrap()
+            .value()
+    };
+    let mut original = Vec::new();
+    damage(&db, |t| {
+        let mut m = t.open_table(MEMORIES).unwrap();
+        let mut bytes = m.get(doc).unwrap().unwrap().value().to_vec();
+        original = bytes.clone();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x10; // one bit of the body
+        m.insert(doc, bytes.as_slice()).unwrap();
+    });
+    for args in [
+        &["get", "m0000077"][..],
+        &["export"],
+        &[
+            "search",
+            "--mode",
+            "time",
+            "--limit",
+            "1000",
+            "--filter",
+            "deleted=include",
+        ],
+        &["stats"],
+        &["rate", "m0000077", "2"],
+    ] {
+        let mut full = args.to_vec();
+        full.extend(["--db", s(&db)]);
+        let (code, out, err) = run(h, &full);
+        assert_eq!(code, Some(1), "{args:?} answered: {out}");
+        assert!(
+            err.starts_with("error: ") && err.contains("checksum") && err.contains("memlens check"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("m0000077"),
+            "{args:?} does not name the memory: {err}"
+        );
+    }
+    check_finds(h, &db, &["(memory)", "m0000077", "checksum"]);
+
+    let (code, out, err) = run(h, &["check", "--repair", "--db", s(&db)]);
+    assert_eq!(
+        code,
+        Some(1),
+        "a repair that set a memory aside exited 0: {out}"
+    );
+    assert!(err.contains("1 memory set aside"), "{err}");
+    assert!(
+        out.contains("not saved: memory record") && out.contains("m0000077"),
+        "{out}"
+    );
+    assert!(out.contains("299 memories stored afresh"), "{out}");
+    let old = h.join("s.redb.before-repair");
+    assert!(old.is_file(), "{out}");
+    // every other memory is as it was; the damaged one's bytes are kept
+    let after = export(h, &db);
+    let without: Vec<&str> = before
+        .lines()
+        .filter(|l| !l.contains("\"id\":\"m0000077\""))
+        .collect();
+    assert_eq!(after.lines().collect::<Vec<_>>(), without);
+    {
+        let raw = redb::Database::open(&db).unwrap();
+        let txn = raw.begin_read().unwrap();
+        let kept = txn.open_table(DAMAGED).unwrap();
+        let bytes = kept.first().unwrap().unwrap().1.value().to_vec();
+        assert_ne!(bytes, original);
+        assert_eq!(bytes.len(), original.len());
+    }
+    let out = ok(h, &["check", "--db", s(&db)]);
+    assert!(
+        out.contains("1 memory set aside by an earlier repair"),
+        "{out}"
+    );
+    // a second repair keeps what the first set aside
+    let (code, _, _) = run(h, &["check", "--repair", "--db", s(&db)]);
+    assert_eq!(code, Some(0));
+}
