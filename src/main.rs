@@ -106,7 +106,13 @@ fn browse(path: &Path, no_mouse: bool, out: &mut dyn Write) -> Result<(), Failur
     if !browse::has_terminal() {
         return browse::summary(path, out).map_err(Failure::from);
     }
-    let store = open_existing(path)?;
+    // redb meets some damage with a panic; the browser's open reports it as an error.
+    let store =
+        memlens::tui::shield::shielded(|| open_existing(path)).map_err(|reason| Failure {
+            message: format!("{}: {reason}", path.display()),
+            details: Vec::new(),
+            code: 1,
+        })??;
     let options = TuiOptions {
         no_mouse,
         config_path: None,

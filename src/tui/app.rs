@@ -17,7 +17,9 @@ use ratatui::Terminal;
 use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::crossterm::event::{Event, EventStream, KeyEventKind, MouseButton, MouseEventKind};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::mpsc;
+use tokio::time::MissedTickBehavior;
 
 /// Turns a terminal event into an action, through the keymap for keys.
 pub fn translate(event: Event, state: &State, keymap: &Keymap, mouse: bool) -> Option<Action> {
@@ -80,6 +82,9 @@ pub async fn run(store: Store, config: Config, mouse: bool, loader: Loader) -> a
     draw(&mut terminal, &state, &config, Timestamp::now())?;
 
     let mut events = EventStream::new();
+    // Asks the worker once a second whether a store call keeps the browser waiting.
+    let mut clock = tokio::time::interval(Duration::from_secs(1));
+    clock.set_missed_tick_behavior(MissedTickBehavior::Skip);
     loop {
         let action = tokio::select! {
             event = events.next() => match event {
@@ -88,6 +93,10 @@ pub async fn run(store: Store, config: Config, mouse: bool, loader: Loader) -> a
                 None => break,
             },
             Some(action) = rx.recv() => Some(action),
+            _ = clock.tick() => {
+                let waiting = worker.slow_seconds();
+                (waiting != state.store_waiting).then_some(Action::StoreWaiting(waiting))
+            }
         };
         let Some(action) = action else { continue };
         let mut effects = update(&mut state, action);
@@ -105,8 +114,18 @@ pub async fn run(store: Store, config: Config, mouse: bool, loader: Loader) -> a
         }
         draw(&mut terminal, &state, &config, Timestamp::now())?;
     }
-    worker.finish_writes().await;
+    // The terminal first: quitting never waits on the store to give it back.
     drop(terminal);
     drop(guard);
+    if !worker.finish_writes(WRITE_GRACE).await {
+        eprintln!(
+            "memlens: a write to the store had not finished after {} s and was dropped; the store keeps its last committed state",
+            WRITE_GRACE.as_secs()
+        );
+    }
     Ok(())
 }
+
+/// How long quitting waits for the writes already sent (each normally takes
+/// milliseconds) before leaving them to end with the process.
+const WRITE_GRACE: Duration = Duration::from_secs(3);

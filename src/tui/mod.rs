@@ -16,6 +16,8 @@ pub mod key;
 pub mod keymap;
 pub mod modal;
 mod navigate;
+pub mod offload;
+pub mod shield;
 pub mod state;
 pub mod terminal;
 pub mod theme;
@@ -46,5 +48,9 @@ pub fn run(store: Store, options: TuiOptions) -> anyhow::Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    runtime.block_on(app::run(store, config, mouse, worker::searcher_loader()))
+    let ended = runtime.block_on(app::run(store, config, mouse, worker::searcher_loader()));
+    // Store calls still under way (a damaged store can keep one forever) end with the
+    // process instead of being waited for.
+    runtime.shutdown_background();
+    ended
 }
