@@ -117,11 +117,16 @@ fn browse(path: &Path, no_mouse: bool, out: &mut dyn Write) -> Result<(), Failur
         no_mouse,
         config_path: None,
     };
-    memlens::tui::run(store, options).map_err(|e| Failure {
+    let ended = memlens::tui::run(store, options).map_err(|e| Failure {
         message: format!("{e:#}"),
         details: Vec::new(),
         code: 1,
-    })
+    })?;
+    if let memlens::tui::signals::Ended::Signal(_) = ended {
+        // The terminal is restored and the writes done: exit as the signal would have.
+        std::process::exit(ended.exit_code());
+    }
+    Ok(())
 }
 
 /// A failed search: a bad flag combination or filter is a usage error (exit 2).

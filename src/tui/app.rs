@@ -5,6 +5,7 @@ use super::action::Action;
 use super::config::Config;
 use super::effect::Effect;
 use super::keymap::Keymap;
+use super::signals::{Ended, Signals};
 use super::state::State;
 use super::terminal::{FrameWriter, TerminalGuard};
 use super::update::{start, update};
@@ -64,8 +65,16 @@ pub fn draw<B: Backend>(
     Ok(())
 }
 
-/// Runs the program on the real terminal until the user quits.
-pub async fn run(store: Store, config: Config, mouse: bool, loader: Loader) -> anyhow::Result<()> {
+/// Runs the program on the real terminal until the user quits or a signal ends it.
+pub async fn run(
+    store: Store,
+    config: Config,
+    mouse: bool,
+    loader: Loader,
+) -> anyhow::Result<Ended> {
+    // Before the terminal changes, so no signal can leave it changed.
+    let mut signals = Signals::listen()?;
+    let mut ended = Ended::Quit;
     let guard = TerminalGuard::enter(mouse)?;
     let backend = CrosstermBackend::new(FrameWriter::new(std::io::stdout(), true));
     let mut terminal = Terminal::new(backend)?;
@@ -93,6 +102,10 @@ pub async fn run(store: Store, config: Config, mouse: bool, loader: Loader) -> a
                 None => break,
             },
             Some(action) = rx.recv() => Some(action),
+            number = signals.next() => {
+                ended = Ended::Signal(number);
+                break;
+            }
             _ = clock.tick() => {
                 let waiting = worker.slow_seconds();
                 (waiting != state.store_waiting).then_some(Action::StoreWaiting(waiting))
@@ -123,7 +136,7 @@ pub async fn run(store: Store, config: Config, mouse: bool, loader: Loader) -> a
             WRITE_GRACE.as_secs()
         );
     }
-    Ok(())
+    Ok(ended)
 }
 
 /// How long quitting waits for the writes already sent (each normally takes

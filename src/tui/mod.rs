@@ -18,6 +18,7 @@ pub mod modal;
 mod navigate;
 pub mod offload;
 pub mod shield;
+pub mod signals;
 pub mod state;
 pub mod terminal;
 pub mod theme;
@@ -38,8 +39,9 @@ pub struct TuiOptions {
     pub config_path: Option<PathBuf>,
 }
 
-/// Runs the interactive browser on an open store until the user quits.
-pub fn run(store: Store, options: TuiOptions) -> anyhow::Result<()> {
+/// Runs the interactive browser on an open store until the user quits or a signal
+/// ends it (the terminal restored either way).
+pub fn run(store: Store, options: TuiOptions) -> anyhow::Result<signals::Ended> {
     let mode = theme::ColorMode::detect();
     let path = options.config_path.clone().or_else(config::default_path);
     let config = config::Config::load(path.as_deref(), mode);
