@@ -22,5 +22,9 @@ fn main() -> anyhow::Result<()> {
     }
     let path = memlens::commands::demo::run(&db, Timestamp::now())?;
     let store = Store::open(&path)?;
-    run(store, options)
+    let ended = run(store, options)?;
+    if ended != memlens::tui::signals::Ended::Quit {
+        std::process::exit(ended.exit_code());
+    }
+    Ok(())
 }

@@ -113,16 +113,27 @@ fn browse(path: &Path, no_mouse: bool, out: &mut dyn Write) -> Result<(), Failur
     if !browse::has_terminal() {
         return browse::summary(path, out).map_err(Failure::from);
     }
-    let store = open_existing(path)?;
+    // redb meets some damage with a panic; the browser's open reports it as an error.
+    let store =
+        memlens::tui::shield::shielded(|| open_existing(path)).map_err(|reason| Failure {
+            message: format!("{}: {reason}", path.display()),
+            details: Vec::new(),
+            code: 1,
+        })??;
     let options = TuiOptions {
         no_mouse,
         config_path: None,
     };
-    memlens::store::guarded(path, || memlens::tui::run(store, options)).map_err(|e| Failure {
+    let ended = memlens::tui::run(store, options).map_err(|e| Failure {
         message: format!("{e:#}"),
         details: Vec::new(),
         code: 1,
-    })
+    })?;
+    if let memlens::tui::signals::Ended::Signal(_) = ended {
+        // The terminal is restored and the writes done: exit as the signal would have.
+        std::process::exit(ended.exit_code());
+    }
+    Ok(())
 }
 
 /// A failed search: a bad flag combination or filter is a usage error (exit 2).

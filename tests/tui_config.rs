@@ -262,3 +262,76 @@ track_reads = false
     assert!(Config::parse("track_reads = \"no\"\n", ColorMode::NoColor).is_err());
     assert!(Config::defaults(ColorMode::NoColor).track_reads);
 }
+
+/// Loads `text` as the config file, as the browser does at start.
+fn load(text: &str) -> Config {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, text).expect("write config");
+    Config::load(Some(&path), ColorMode::NoColor)
+}
+
+#[test]
+fn a_config_cannot_take_ctrl_c_away_from_quitting() {
+    for text in [
+        "[keys.everywhere]\n\"ctrl-c\" = \"none\"\n",
+        "[keys.everywhere]\n\"ctrl-c\" = \"select_next\"\n",
+        // and every other way to quit unbound along with it
+        "[keys.everywhere]\n\"ctrl-c\" = \"none\"\n[keys.global]\n\"q\" = \"none\"\n",
+    ] {
+        let config = load(text);
+        let error = config
+            .error
+            .as_deref()
+            .unwrap_or_else(|| panic!("{text}: no error"));
+        assert!(
+            error.contains("ctrl-c") && error.contains("always quits"),
+            "{error}"
+        );
+        assert_eq!(
+            config.keymap.lookup(Section::Everywhere, key("ctrl-c")),
+            Some(&Action::Quit),
+            "{text}"
+        );
+    }
+    // binding it to quit again is no problem
+    let same = load("[keys.everywhere]\n\"ctrl-c\" = \"quit\"\n");
+    assert_eq!(same.error, None);
+    // unbinding q leaves Ctrl-c, which is enough
+    let no_q = load("[keys.global]\n\"q\" = \"none\"\n");
+    assert_eq!(no_q.error, None);
+    assert_eq!(no_q.keymap.lookup(Section::Global, key("q")), None);
+}
+
+#[test]
+fn a_config_cannot_leave_an_overlay_that_no_key_closes() {
+    for (text, section) in [
+        (
+            "[keys.help]\n\"esc\" = \"none\"\n\"?\" = \"none\"\n\"q\" = \"none\"\n",
+            "help",
+        ),
+        ("[keys.prompt]\n\"esc\" = \"scroll_down\"\n", "prompt"),
+        ("[keys.editor]\n\"esc\" = \"none\"\n", "editor"),
+        (
+            "[keys.confirm]\n\"n\" = \"none\"\n\"esc\" = \"none\"\n",
+            "confirm",
+        ),
+        // a key taken everywhere never reaches the overlay
+        ("[keys.everywhere]\n\"esc\" = \"select_next\"\n", "prompt"),
+    ] {
+        let config = load(text);
+        let error = config
+            .error
+            .as_deref()
+            .unwrap_or_else(|| panic!("{text}: no error"));
+        assert!(
+            error.contains(&format!("[keys.{section}]")) && error.contains("closes it"),
+            "{text}: {error}"
+        );
+        // the defaults are in force: every overlay closes again
+        assert_eq!(config.keymap, Keymap::default(), "{text}");
+    }
+    // one way out is enough
+    let one = load("[keys.help]\n\"esc\" = \"none\"\n\"?\" = \"none\"\n");
+    assert_eq!(one.error, None);
+}

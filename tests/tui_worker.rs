@@ -1,6 +1,8 @@
 //! The worker on a real tokio runtime: writes run in order off the loop, a rebuild of
 //! the search index after a write reaches the next search, and `finish_writes` waits
-//! until every write already sent is durable (so quitting never loses one).
+//! until every write already sent is durable (so quitting never loses one). A store
+//! call that panics (as redb does on some damage) answers with the damage instead of
+//! never answering, and one that runs long is reported as a wait.
 
 mod tui_common;
 
@@ -116,7 +118,7 @@ fn writes_reach_the_next_search_after_a_rebuild_and_finish_writes_waits_for_all(
                 change: Change::edit([id], Edit::Rate(2)),
             }));
         }
-        worker.finish_writes().await;
+        assert!(worker.finish_writes(Duration::from_secs(60)).await);
     });
     let after = f
         .store
@@ -184,4 +186,138 @@ fn the_first_search_is_answered_before_the_index_has_loaded() {
         let loaded = response(&mut rx, 3).await;
         assert_eq!(early, loaded);
     });
+}
+
+/// A search source whose every answer panics, as redb does on a damaged page.
+struct Damaged;
+
+impl memlens::tui::worker::SearchSource for Damaged {
+    fn search(&self, _: &SearchRequest) -> SearchResponse {
+        panic!("Invalid page type byte 133 for page r0.17/0")
+    }
+    fn histogram(
+        &self,
+        _: &Filters,
+        _: memlens::search::NumericField,
+        _: usize,
+    ) -> memlens::search::Histogram {
+        panic!("Malformed allocator state")
+    }
+    fn len(&self) -> usize {
+        0
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+#[test]
+fn a_panic_in_a_store_call_answers_with_the_damage() {
+    let f = fixture();
+    runtime().block_on(async {
+        // the load itself panics
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let broken: memlens::tui::worker::Loader =
+            std::sync::Arc::new(|_| panic!("Malformed allocator state"));
+        let _worker = Worker::spawn(f.store.clone(), broken, tx);
+        let reason = next(&mut rx, |a| match a {
+            Action::LoadFailed(reason) => Some(reason),
+            _ => None,
+        })
+        .await;
+        assert!(reason.contains("the store is damaged"), "{reason}");
+        assert!(reason.contains("memlens check"), "{reason}");
+        assert!(reason.contains("Malformed allocator state"), "{reason}");
+
+        // the load succeeds, a search panics
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let damaged: memlens::tui::worker::Loader = std::sync::Arc::new(|_| {
+            Ok(std::sync::Arc::new(Damaged)
+                as std::sync::Arc<dyn memlens::tui::worker::SearchSource>)
+        });
+        let worker = Worker::spawn(f.store.clone(), damaged, tx);
+        next(&mut rx, |a| {
+            matches!(a, Action::SearcherReady { .. }).then_some(())
+        })
+        .await;
+        worker.send(request("ledger", 1));
+        let reason = next(&mut rx, |a| match a {
+            Action::StoreFailed(reason) if reason.contains("Invalid page type") => Some(reason),
+            Action::SearchDone { .. } => panic!("a panicking search answered"),
+            _ => None,
+        })
+        .await;
+        assert!(reason.contains("memlens check"), "{reason}");
+    });
+}
+
+#[test]
+fn a_store_call_that_runs_long_is_reported_as_a_wait() {
+    let f = fixture();
+    runtime().block_on(async {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let (release, gate) = std::sync::mpsc::channel::<()>();
+        let gate = std::sync::Mutex::new(gate);
+        let real = searcher_loader();
+        let slow: memlens::tui::worker::Loader = std::sync::Arc::new(move |store| {
+            let _ = gate.lock().expect("gate").recv();
+            real(store)
+        });
+        let worker = Worker::spawn(f.store.clone(), slow, tx);
+        assert_eq!(worker.slow_seconds(), None, "nothing has waited long yet");
+        tokio::time::sleep(memlens::tui::offload::SLOW_CALL + Duration::from_millis(300)).await;
+        let waited = worker.slow_seconds().expect("the held load is reported");
+        assert!(
+            waited >= memlens::tui::offload::SLOW_CALL.as_secs(),
+            "{waited}"
+        );
+        release.send(()).expect("release");
+        next(&mut rx, |a| {
+            matches!(a, Action::SearcherReady { .. }).then_some(())
+        })
+        .await;
+        // the load's clock stops with it (the warm-up that follows is not waited on)
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(worker.slow_seconds(), None);
+    });
+}
+
+/// The status line as the user sees it after `actions`, at 100 columns.
+fn status_after(actions: Vec<Action>) -> String {
+    let f = fixture();
+    let mut b = tui_common::session(&f, (100, 30));
+    for action in actions {
+        b.dispatch(action);
+    }
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).expect("t");
+    b.draw(&mut t, tui_common::now()).expect("draw");
+    let buffer = t.backend().buffer().clone();
+    (0..100)
+        .map(|x| buffer[(x, 29)].symbol().to_string())
+        .collect()
+}
+
+#[test]
+fn the_status_line_tells_of_a_long_wait_and_of_damage_until_they_end() {
+    let waiting = status_after(vec![Action::StoreWaiting(Some(7))]);
+    assert!(
+        waiting.contains("still waiting for the store (7 s; q quits)"),
+        "{waiting}"
+    );
+    let over = status_after(vec![
+        Action::StoreWaiting(Some(7)),
+        Action::StoreWaiting(None),
+    ]);
+    assert!(!over.contains("waiting"), "{over}");
+    let message = memlens::tui::shield::damaged("Invalid page type byte 133");
+    let damaged = status_after(vec![Action::StoreFailed(message)]);
+    assert!(
+        damaged.contains("the store is damaged; run `memlens check`"),
+        "{damaged}"
+    );
 }

@@ -215,6 +215,14 @@ pub enum Action {
     /// The store or index could not be loaded.
     #[serde(skip)]
     LoadFailed(String),
+    /// A background read of the store failed (a damaged file): the reason, for the
+    /// status line.
+    #[serde(skip)]
+    StoreFailed(String),
+    /// How long the oldest store call under way has kept the browser waiting, in whole
+    /// seconds, once that is long; `None` once nothing keeps it waiting.
+    #[serde(skip)]
+    StoreWaiting(Option<u64>),
     /// The values the choice filters offer (types, tags, modules, spans).
     #[serde(skip)]
     FacetsLoaded(Facets),
@@ -377,6 +385,8 @@ impl Action {
             Action::Click { .. } => "mouse click",
             Action::SearcherReady { .. }
             | Action::LoadFailed(_)
+            | Action::StoreFailed(_)
+            | Action::StoreWaiting(_)
             | Action::FacetsLoaded(_)
             | Action::SearchDone { .. }
             | Action::HistogramDone { .. }

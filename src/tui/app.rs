@@ -5,6 +5,7 @@ use super::action::Action;
 use super::config::Config;
 use super::effect::Effect;
 use super::keymap::Keymap;
+use super::signals::{Ended, Signals};
 use super::state::State;
 use super::terminal::{FrameWriter, TerminalGuard};
 use super::update::{start, update};
@@ -17,7 +18,9 @@ use ratatui::Terminal;
 use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::crossterm::event::{Event, EventStream, KeyEventKind, MouseButton, MouseEventKind};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::mpsc;
+use tokio::time::MissedTickBehavior;
 
 /// Turns a terminal event into an action, through the keymap for keys.
 pub fn translate(event: Event, state: &State, keymap: &Keymap, mouse: bool) -> Option<Action> {
@@ -62,8 +65,16 @@ pub fn draw<B: Backend>(
     Ok(())
 }
 
-/// Runs the program on the real terminal until the user quits.
-pub async fn run(store: Store, config: Config, mouse: bool, loader: Loader) -> anyhow::Result<()> {
+/// Runs the program on the real terminal until the user quits or a signal ends it.
+pub async fn run(
+    store: Store,
+    config: Config,
+    mouse: bool,
+    loader: Loader,
+) -> anyhow::Result<Ended> {
+    // Before the terminal changes, so no signal can leave it changed.
+    let mut signals = Signals::listen()?;
+    let mut ended = Ended::Quit;
     let guard = TerminalGuard::enter(mouse)?;
     let backend = CrosstermBackend::new(FrameWriter::new(std::io::stdout(), true));
     let mut terminal = Terminal::new(backend)?;
@@ -80,6 +91,9 @@ pub async fn run(store: Store, config: Config, mouse: bool, loader: Loader) -> a
     draw(&mut terminal, &state, &config, Timestamp::now())?;
 
     let mut events = EventStream::new();
+    // Asks the worker once a second whether a store call keeps the browser waiting.
+    let mut clock = tokio::time::interval(Duration::from_secs(1));
+    clock.set_missed_tick_behavior(MissedTickBehavior::Skip);
     loop {
         let action = tokio::select! {
             event = events.next() => match event {
@@ -88,6 +102,14 @@ pub async fn run(store: Store, config: Config, mouse: bool, loader: Loader) -> a
                 None => break,
             },
             Some(action) = rx.recv() => Some(action),
+            number = signals.next() => {
+                ended = Ended::Signal(number);
+                break;
+            }
+            _ = clock.tick() => {
+                let waiting = worker.slow_seconds();
+                (waiting != state.store_waiting).then_some(Action::StoreWaiting(waiting))
+            }
         };
         let Some(action) = action else { continue };
         let mut effects = update(&mut state, action);
@@ -105,8 +127,18 @@ pub async fn run(store: Store, config: Config, mouse: bool, loader: Loader) -> a
         }
         draw(&mut terminal, &state, &config, Timestamp::now())?;
     }
-    worker.finish_writes().await;
+    // The terminal first: quitting never waits on the store to give it back.
     drop(terminal);
     drop(guard);
-    Ok(())
+    if !worker.finish_writes(WRITE_GRACE).await {
+        eprintln!(
+            "memlens: a write to the store had not finished after {} s and was dropped; the store keeps its last committed state",
+            WRITE_GRACE.as_secs()
+        );
+    }
+    Ok(ended)
 }
+
+/// How long quitting waits for the writes already sent (each normally takes
+/// milliseconds) before leaving them to end with the process.
+const WRITE_GRACE: Duration = Duration::from_secs(3);

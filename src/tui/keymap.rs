@@ -137,7 +137,39 @@ pub enum KeymapError {
         /// The action as written.
         action: String,
     },
+    /// The config rebinds or unbinds Ctrl-c, the one key that always quits.
+    #[error(
+        "[keys.{section}] `{key}`: Ctrl-c always quits at once and cannot be rebound or unbound"
+    )]
+    QuitKey {
+        /// The table.
+        section: String,
+        /// The key as written.
+        key: String,
+    },
+    /// The config leaves an overlay with no key that closes it.
+    #[error("[keys.{section}]: no key is left that closes it (keep one bound to `{action}`)")]
+    NoWayOut {
+        /// The overlay's table.
+        section: &'static str,
+        /// The action that closes it, by its config name.
+        action: &'static str,
+    },
 }
+
+/// The key that quits at once, whatever the config says (SPEC §5: "quits at once").
+pub const QUIT_KEY: &str = "ctrl-c";
+
+/// Each overlay's section and the action that closes it (by its config name).
+const WAYS_OUT: [(Section, Action, &str); 7] = [
+    (Section::Help, Action::CloseOverlay, "close_overlay"),
+    (Section::Picker, Action::CloseOverlay, "close_overlay"),
+    (Section::Prompt, Action::CloseOverlay, "close_overlay"),
+    (Section::Rate, Action::CloseOverlay, "close_overlay"),
+    (Section::LinkPicker, Action::CloseOverlay, "close_overlay"),
+    (Section::Editor, Action::EditorCancel, "editor_cancel"),
+    (Section::Confirm, Action::ConfirmNo, "confirm_no"),
+];
 
 fn section_list() -> String {
     Section::ALL.map(Section::name).join(", ")
@@ -281,6 +313,7 @@ impl Keymap {
     ) -> Result<Keymap, Vec<KeymapError>> {
         let mut map = Keymap::default();
         let mut errors = Vec::new();
+        let quit_key = Key::parse(QUIT_KEY);
         for (section_name, keys) in overrides {
             let Some(section) = Section::parse(section_name) else {
                 errors.push(KeymapError::UnknownSection(section_name.clone()));
@@ -294,6 +327,14 @@ impl Keymap {
                     });
                     continue;
                 };
+                let quits = action_name == "quit";
+                if section == Section::Everywhere && Some(key) == quit_key && !quits {
+                    errors.push(KeymapError::QuitKey {
+                        section: section_name.clone(),
+                        key: key_text.clone(),
+                    });
+                    continue;
+                }
                 let table = map.tables.entry(section).or_default();
                 if action_name == "none" {
                     table.retain(|(k, _)| *k != key);
@@ -313,11 +354,30 @@ impl Keymap {
                 }
             }
         }
+        errors.extend(map.overlays_without_a_way_out());
         if errors.is_empty() {
             Ok(map)
         } else {
             Err(errors)
         }
+    }
+
+    /// The overlays no key closes: none bound to the closing action in the overlay's
+    /// section, or every such key taken first by the `everywhere` section.
+    fn overlays_without_a_way_out(&self) -> Vec<KeymapError> {
+        WAYS_OUT
+            .iter()
+            .filter(|(section, close, _)| {
+                !self
+                    .keys_for(*section, close)
+                    .into_iter()
+                    .any(|key| self.lookup(Section::Everywhere, key).is_none())
+            })
+            .map(|(section, _, action)| KeymapError::NoWayOut {
+                section: section.name(),
+                action,
+            })
+            .collect()
     }
 
     /// The action bound to `key` in one section.

@@ -16,6 +16,9 @@ pub mod key;
 pub mod keymap;
 pub mod modal;
 mod navigate;
+pub mod offload;
+pub mod shield;
+pub mod signals;
 pub mod state;
 pub mod terminal;
 pub mod theme;
@@ -36,8 +39,9 @@ pub struct TuiOptions {
     pub config_path: Option<PathBuf>,
 }
 
-/// Runs the interactive browser on an open store until the user quits.
-pub fn run(store: Store, options: TuiOptions) -> anyhow::Result<()> {
+/// Runs the interactive browser on an open store until the user quits or a signal
+/// ends it (the terminal restored either way).
+pub fn run(store: Store, options: TuiOptions) -> anyhow::Result<signals::Ended> {
     let mode = theme::ColorMode::detect();
     let path = options.config_path.clone().or_else(config::default_path);
     let config = config::Config::load(path.as_deref(), mode);
@@ -46,5 +50,9 @@ pub fn run(store: Store, options: TuiOptions) -> anyhow::Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    runtime.block_on(app::run(store, config, mouse, worker::searcher_loader()))
+    let ended = runtime.block_on(app::run(store, config, mouse, worker::searcher_loader()));
+    // Store calls still under way (a damaged store can keep one forever) end with the
+    // process instead of being waited for.
+    runtime.shutdown_background();
+    ended
 }

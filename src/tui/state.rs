@@ -225,6 +225,8 @@ pub struct State {
     pub last_token: u64,
     /// Writes sent and not yet answered.
     pub writing: usize,
+    /// Whole seconds the oldest store call has kept the browser waiting, once long.
+    pub store_waiting: Option<u64>,
     /// What the next undo would take back.
     pub next_undo: Option<String>,
     /// What the last change, undo or redo did, for the status line.
@@ -280,6 +282,7 @@ impl State {
             mark_all_generation: 0,
             last_token: 0,
             writing: 0,
+            store_waiting: None,
             next_undo: None,
             report: None,
             track_reads: true,

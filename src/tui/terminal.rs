@@ -1,6 +1,12 @@
 //! Terminal care: the guard that enters raw mode, the alternate screen, bracketed paste
 //! and (optionally) mouse capture, and always leaves them again: on return, on error
 //! and on panic. Frames are written whole, inside synchronized-update escapes.
+//!
+//! Leaving writes straight to file descriptor 1, not through `std::io::stdout()`: the
+//! command line holds the stdout lock for the whole run, so a restore from another
+//! thread (a panic there) would wait on it forever. A panic inside a
+//! [`shielded`](super::shield::shielded) store call leaves the terminal alone: the
+//! browser turns it into a message and goes on.
 
 use ratatui::crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
@@ -65,7 +71,7 @@ pub fn restore() {
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return;
     }
-    let mut out = io::stdout();
+    let mut out = Fd1;
     let _ = execute!(
         out,
         EndSynchronizedUpdate,
@@ -77,14 +83,36 @@ pub fn restore() {
     let _ = disable_raw_mode();
 }
 
-fn install_panic_hook() {
+/// Installs (once) the panic hook that restores the terminal before the panic is
+/// printed; inside a shielded call it only notes the panic's message.
+pub fn install_panic_hook() {
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
+            if super::shield::is_shielded() {
+                let text = info.payload_as_str().unwrap_or("a panic without a message");
+                super::shield::note_panic(text.to_string());
+                return;
+            }
             restore();
             previous(info);
         }));
     });
+}
+
+/// Standard output written without the lock of `std::io::stdout()`.
+struct Fd1;
+
+impl Write for Fd1 {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // SAFETY: fd 1 stays open for the whole process; `buf` is valid for its length.
+        let n = unsafe { libc::write(1, buf.as_ptr().cast(), buf.len()) };
+        usize::try_from(n).map_err(|_| io::Error::last_os_error())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A writer that gathers one frame and sends it in a single write wrapped in

@@ -153,6 +153,11 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             state.searching = false;
             state.message = Some(reason);
         }
+        Action::StoreFailed(reason) => {
+            state.searching = false;
+            state.message = Some(reason);
+        }
+        Action::StoreWaiting(seconds) => state.store_waiting = seconds,
         Action::FacetsLoaded(facets) => state.facets = facets,
         Action::SearchDone {
             generation,

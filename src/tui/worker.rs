@@ -9,6 +9,7 @@
 
 use super::action::Action;
 use super::effect::{Effect, HistogramJob};
+use super::offload::{Waits, offload};
 use super::write::{WriteJob, write_task};
 use crate::search::{SearchRequest, Searcher};
 use crate::store::Store;
@@ -56,6 +57,7 @@ pub struct Worker {
     reload: watch::Sender<u64>,
     writes: Option<mpsc::UnboundedSender<WriteJob>>,
     writer: Option<tokio::task::JoinHandle<()>>,
+    waits: Waits,
 }
 
 /// The receiving ends the search task listens on.
@@ -86,6 +88,7 @@ impl Worker {
         let (written, written_rx) = mpsc::unbounded_channel();
         let pending: Pending = Arc::default();
         let latest: Latest = Arc::default();
+        let waits = Waits::default();
         let inbox = SearchInbox {
             search: search_rx,
             histograms: hist_rx,
@@ -98,7 +101,7 @@ impl Worker {
             loader.clone(),
             inbox,
             latest.clone(),
-            actions.clone(),
+            Answers::new(&actions, &waits),
         ));
         tokio::spawn(reload_task(
             Reload {
@@ -109,10 +112,14 @@ impl Worker {
             },
             reload_rx,
             sources,
-            actions.clone(),
+            Answers::new(&actions, &waits),
         ));
-        tokio::spawn(detail_task(store.clone(), details_rx, actions.clone()));
-        let writer = tokio::spawn(write_task(store, writes_rx, written));
+        tokio::spawn(detail_task(
+            store.clone(),
+            details_rx,
+            Answers::new(&actions, &waits),
+        ));
+        let writer = tokio::spawn(write_task(store, writes_rx, written, waits.clone()));
         tokio::spawn(note_writes(written_rx, pending, actions));
         Worker {
             search,
@@ -123,7 +130,14 @@ impl Worker {
             reload,
             writes: Some(writes),
             writer: Some(writer),
+            waits,
         }
+    }
+
+    /// Whole seconds the oldest store call under way has kept the browser waiting,
+    /// once that is [`SLOW_CALL`](super::offload::SLOW_CALL) or longer.
+    pub fn slow_seconds(&self) -> Option<u64> {
+        self.waits.slow_seconds()
     }
 
     /// Hands an effect to the worker (`Quit` is the app's to handle).
@@ -163,24 +177,66 @@ impl Worker {
         }
     }
 
-    /// Waits until every write already sent is durable, so quitting never drops one.
-    pub async fn finish_writes(&mut self) {
+    /// Waits until every write already sent is durable, so quitting never drops one,
+    /// but no longer than `grace`: a write stuck on a damaged store is left to end
+    /// with the process (redb keeps the store as its last commit left it). True when
+    /// every write finished.
+    pub async fn finish_writes(&mut self, grace: std::time::Duration) -> bool {
         self.writes = None;
-        if let Some(writer) = self.writer.take() {
-            let _ = writer.await;
+        match self.writer.take() {
+            Some(writer) => tokio::time::timeout(grace, writer).await.is_ok(),
+            None => true,
         }
     }
 }
 
-/// Runs `job` on a blocking thread with a shared source.
-async fn blocking<T: Send + 'static>(
-    source: &Arc<dyn SearchSource>,
-    job: impl FnOnce(&dyn SearchSource) -> T + Send + 'static,
-) -> Option<T> {
-    let src = source.clone();
-    tokio::task::spawn_blocking(move || job(src.as_ref()))
-        .await
-        .ok()
+/// Where a task sends its answers, and the clock of its store calls.
+struct Answers {
+    actions: mpsc::UnboundedSender<Action>,
+    waits: Waits,
+}
+
+impl Answers {
+    fn new(actions: &mpsc::UnboundedSender<Action>, waits: &Waits) -> Answers {
+        Answers {
+            actions: actions.clone(),
+            waits: waits.clone(),
+        }
+    }
+
+    /// Sends an answer; false when the app is gone.
+    fn send(&self, action: Action) -> bool {
+        self.actions.send(action).is_ok()
+    }
+
+    /// Runs a job that answers with an action off the loop; a damaged store's panic
+    /// answers `StoreFailed`.
+    async fn run(&self, job: impl FnOnce() -> Action + Send + 'static) -> Action {
+        offload(&self.waits, job)
+            .await
+            .unwrap_or_else(Action::StoreFailed)
+    }
+
+    /// [`Answers::run`] with a shared search source.
+    async fn with_source(
+        &self,
+        source: &Arc<dyn SearchSource>,
+        job: impl FnOnce(&dyn SearchSource) -> Action + Send + 'static,
+    ) -> Action {
+        let src = source.clone();
+        self.run(move || job(src.as_ref())).await
+    }
+
+    /// Warms a source's caches in the background; a panic there is reported.
+    fn warm(&self, source: &Arc<dyn SearchSource>) {
+        // Untimed: nobody waits for the caches, searches answer without them.
+        let (src, actions) = (source.clone(), self.actions.clone());
+        tokio::spawn(async move {
+            if let Err(reason) = offload(&Waits::default(), move || src.warm()).await {
+                let _ = actions.send(Action::StoreFailed(reason));
+            }
+        });
+    }
 }
 
 /// The newest request of a watch channel newer than `done`, marking it seen.
@@ -224,10 +280,14 @@ async fn search_task(
     loader: Loader,
     mut inbox: SearchInbox,
     latest: Latest,
-    actions: mpsc::UnboundedSender<Action>,
+    actions: Answers,
 ) {
-    let load_store = store.clone();
-    let loading = tokio::task::spawn_blocking(move || loader(&load_store));
+    let (load_store, waits) = (store.clone(), actions.waits.clone());
+    let loading = tokio::spawn(async move {
+        offload(&waits, move || loader(&load_store))
+            .await
+            .and_then(|loaded| loaded)
+    });
     let mut done_search = 0u64;
     let Some(loaded) =
         answer_while_loading(&store, loading, &mut inbox, &mut done_search, &actions).await
@@ -237,11 +297,11 @@ async fn search_task(
     let mut source = match loaded {
         Ok(Ok(source)) => source,
         Ok(Err(reason)) => {
-            let _ = actions.send(Action::LoadFailed(reason));
+            actions.send(Action::LoadFailed(reason));
             return;
         }
         Err(e) => {
-            let _ = actions.send(Action::LoadFailed(format!("loading failed: {e}")));
+            actions.send(Action::LoadFailed(format!("loading failed: {e}")));
             return;
         }
     };
@@ -249,15 +309,14 @@ async fn search_task(
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .get_or_insert_with(|| source.clone());
-    let _ = actions.send(Action::SearcherReady {
+    actions.send(Action::SearcherReady {
         memories: source.len(),
     });
     let mut facets_sent = false;
     // When the persisted index answered the first search, warm the caches at once.
     let mut warmed = done_search > 0;
     if warmed {
-        let src = source.clone();
-        tokio::task::spawn_blocking(move || src.warm());
+        actions.warm(&source);
     }
     let (mut done_hist, mut done_link, mut done_mark) = (0u64, 0u64, 0u64);
     let mut queue: VecDeque<(u64, HistogramJob)> = VecDeque::new();
@@ -274,32 +333,40 @@ async fn search_task(
                 memories: source.len(),
             })
         } else if let Some((g, request)) = newest(&mut inbox.search, &mut done_search) {
-            let answer = blocking(&source, move |s| run_search(s, g, &request)).await;
+            let answer = actions
+                .with_source(&source, move |s| run_search(s, g, &request))
+                .await;
             if !warmed {
                 // The first results are on their way: build the remaining caches
                 // (BM25 index, composites, time order) now, off the search path.
                 warmed = true;
-                let src = source.clone();
-                tokio::task::spawn_blocking(move || src.warm());
+                actions.warm(&source);
             }
-            answer
+            Some(answer)
         } else if let Some((g, request)) = newest(&mut inbox.link_search, &mut done_link) {
-            blocking(&source, move |s| run_link_search(s, g, &request)).await
+            let job = move |s: &dyn SearchSource| run_link_search(s, g, &request);
+            Some(actions.with_source(&source, job).await)
         } else if let Some((g, request)) = newest(&mut inbox.mark_all, &mut done_mark) {
-            blocking(&source, move |s| run_mark_all(s, g, &request)).await
+            let job = move |s: &dyn SearchSource| run_mark_all(s, g, &request);
+            Some(actions.with_source(&source, job).await)
         } else if !facets_sent {
             facets_sent = true;
             let st = store.clone();
-            blocking(&source, move |s| read_facets(&st, s).ok())
-                .await
-                .flatten()
-                .map(Action::FacetsLoaded)
+            let src = source.clone();
+            match offload(&actions.waits, move || read_facets(&st, src.as_ref())).await {
+                Ok(Ok(facets)) => Some(Action::FacetsLoaded(facets)),
+                // The filters offer no choices; the message of the read says why.
+                Ok(Err(reason)) | Err(reason) => Some(Action::StoreFailed(reason)),
+            }
         } else {
             if let Some((generation, jobs)) = newest(&mut inbox.histograms, &mut done_hist) {
                 queue = jobs.into_iter().map(|j| (generation, j)).collect();
             }
             match queue.pop_front() {
-                Some((g, job)) => blocking(&source, move |s| run_histogram(s, g, &job)).await,
+                Some((g, job)) => {
+                    let job = move |s: &dyn SearchSource| run_histogram(s, g, &job);
+                    Some(actions.with_source(&source, job).await)
+                }
                 None => {
                     tokio::select! {
                         changed = inbox.search.changed() => if changed.is_err() { return },
@@ -316,14 +383,14 @@ async fn search_task(
             }
         };
         if let Some(action) = answer
-            && actions.send(action).is_err()
+            && !actions.send(action)
         {
             return;
         }
     }
 }
 
-/// The loader's result, as its blocking task returns it.
+/// The loader's result, as its task returns it.
 type Loaded = Result<Result<Arc<dyn SearchSource>, String>, tokio::task::JoinError>;
 
 /// While the full index loads, answers the searches the persisted index can answer on
@@ -335,7 +402,7 @@ async fn answer_while_loading(
     mut loading: tokio::task::JoinHandle<Result<Arc<dyn SearchSource>, String>>,
     inbox: &mut SearchInbox,
     done_search: &mut u64,
-    actions: &mpsc::UnboundedSender<Action>,
+    actions: &Answers,
 ) -> Option<Loaded> {
     let mut tried = 0u64;
     loop {
@@ -343,7 +410,7 @@ async fn answer_while_loading(
         if let Some((g, request)) = wanted.filter(|(g, _)| *g > tried) {
             tried = g;
             let st = store.clone();
-            let quick = tokio::task::spawn_blocking(move || {
+            let quick = offload(&actions.waits, move || {
                 let started = std::time::Instant::now();
                 let reader = st.read().ok()?;
                 let response = crate::search::quick::answer(&reader, &request).ok()??;
@@ -355,7 +422,7 @@ async fn answer_while_loading(
             });
             if let Ok(Some(action)) = quick.await {
                 *done_search = g;
-                if actions.send(action).is_err() {
+                if !actions.send(action) {
                     return None;
                 }
             }
@@ -408,22 +475,19 @@ async fn reload_task(
     reload: Reload,
     mut asks: watch::Receiver<u64>,
     sources: watch::Sender<Option<Arc<dyn SearchSource>>>,
-    actions: mpsc::UnboundedSender<Action>,
+    actions: Answers,
 ) {
     let reload = Arc::new(reload);
     while asks.changed().await.is_ok() {
         asks.borrow_and_update();
         let r = reload.clone();
-        match tokio::task::spawn_blocking(move || r.next_source()).await {
+        match offload(&actions.waits, move || r.next_source()).await {
             Ok(Ok(source)) => {
                 sources.send_replace(Some(source.clone()));
-                tokio::task::spawn_blocking(move || source.warm());
+                actions.warm(&source);
             }
-            Ok(Err(reason)) => {
-                let _ = actions.send(Action::IndexReloadFailed(reason));
-            }
-            Err(e) => {
-                let _ = actions.send(Action::IndexReloadFailed(e.to_string()));
+            Ok(Err(reason)) | Err(reason) => {
+                actions.send(Action::IndexReloadFailed(reason));
             }
         }
     }
@@ -432,18 +496,18 @@ async fn reload_task(
 async fn detail_task(
     store: Arc<Store>,
     mut requests: mpsc::UnboundedReceiver<String>,
-    actions: mpsc::UnboundedSender<Action>,
+    actions: Answers,
 ) {
     while let Some(mut id) = requests.recv().await {
         // Only the newest request matters when the user moves faster than the store.
         while let Ok(newer) = requests.try_recv() {
             id = newer;
         }
-        let st = store.clone();
-        let Ok(action) = tokio::task::spawn_blocking(move || read_detail(&st, &id)).await else {
-            continue;
-        };
-        if actions.send(action).is_err() {
+        let (st, asked) = (store.clone(), id.clone());
+        let action = offload(&actions.waits, move || read_detail(&st, &asked))
+            .await
+            .unwrap_or_else(|reason| Action::DetailFailed { id, reason });
+        if !actions.send(action) {
             return;
         }
     }

@@ -3,6 +3,7 @@
 //! `curate`, run off the UI loop. The worker and the headless browser both call these.
 
 use super::action::Action;
+use super::offload::{Waits, offload};
 use crate::curate::{Applied, Change, CurateResult, UndoStack, track_read};
 use crate::model::Memory;
 use crate::store::Store;
@@ -155,23 +156,26 @@ fn write_failed(job: &WriteJob, reason: String) -> Action {
     }))
 }
 
-/// Runs the writes one at a time, in the order sent, each on a blocking thread; the
-/// session's undo history lives here. Ends when the sender is dropped and every write
-/// already sent is done, so none is lost on quit.
+/// Runs the writes one at a time, in the order sent, each on a blocking thread timed
+/// in `waits`; the session's undo history lives here. Ends when the sender is dropped
+/// and every write already sent is done, so none is lost on quit. A write that panics
+/// on a damaged store is dropped whole (redb never commits half a transaction) and
+/// answers with the damage.
 pub async fn write_task(
     store: Arc<Store>,
     mut jobs: mpsc::UnboundedReceiver<WriteJob>,
     actions: mpsc::UnboundedSender<Action>,
+    waits: Waits,
 ) {
     let history = Arc::new(Mutex::new(UndoStack::default()));
     while let Some(job) = jobs.recv().await {
         let (st, h, j) = (store.clone(), history.clone(), job.clone());
-        let answer = tokio::task::spawn_blocking(move || {
+        let answer = offload(&waits, move || {
             let mut history = h.lock().unwrap_or_else(PoisonError::into_inner);
             run_write(&st, &mut history, &j)
         })
         .await
-        .unwrap_or_else(|e| write_failed(&job, format!("the write failed: {e}")));
+        .unwrap_or_else(|reason| write_failed(&job, reason));
         // The screen may be gone already on quit; the write is done either way.
         let _ = actions.send(answer);
     }

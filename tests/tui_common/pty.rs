@@ -27,8 +27,33 @@ pub struct Run {
 }
 
 impl Run {
+    /// `memlens demo` on a fresh demo store.
     pub fn start(cols: u16, rows: u16, extra_env: &[(&str, &str)]) -> Run {
         let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("demo.redb");
+        let args = [
+            "demo".into(),
+            "--db".into(),
+            db.to_string_lossy().into_owned(),
+        ];
+        Run::spawn(dir, db, &args, cols, rows, extra_env)
+    }
+
+    /// `memlens --db DB`: the browser on an existing store file.
+    pub fn browse(db: &std::path::Path, cols: u16, rows: u16) -> Run {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let args = ["--db".into(), db.to_string_lossy().into_owned()];
+        Run::spawn(dir, db.to_path_buf(), &args, cols, rows, &[])
+    }
+
+    fn spawn(
+        dir: tempfile::TempDir,
+        db: PathBuf,
+        args: &[String],
+        cols: u16,
+        rows: u16,
+        extra_env: &[(&str, &str)],
+    ) -> Run {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -37,11 +62,8 @@ impl Run {
                 pixel_height: 0,
             })
             .expect("open pty");
-        let db = dir.path().join("demo.redb");
         let mut cmd = CommandBuilder::new(binary());
-        cmd.arg("demo");
-        cmd.arg("--db");
-        cmd.arg(&db);
+        cmd.args(args);
         cmd.env("TERM", "xterm-256color");
         cmd.env("XDG_CONFIG_HOME", dir.path().join("config"));
         cmd.env("XDG_DATA_HOME", dir.path().join("data"));
@@ -124,16 +146,48 @@ impl Run {
     }
 
     pub fn wait_exit(&mut self) -> portable_pty::ExitStatus {
-        let deadline = Instant::now() + Duration::from_secs(10);
+        self.exit_within(Duration::from_secs(10))
+            .expect("memlens did not exit")
+    }
+
+    /// The exit status once the program has ended, or `None` when it still runs after
+    /// `limit`.
+    pub fn exit_within(&mut self, limit: Duration) -> Option<portable_pty::ExitStatus> {
+        let deadline = Instant::now() + limit;
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
                 // let the reader thread take the last bytes
                 std::thread::sleep(Duration::from_millis(200));
-                return status;
+                return Some(status);
             }
-            assert!(Instant::now() < deadline, "memlens did not exit");
+            if Instant::now() >= deadline {
+                return None;
+            }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// True when the program still runs.
+    pub fn running(&mut self) -> bool {
+        self.child.try_wait().expect("wait").is_none()
+    }
+
+    /// The process id of the program.
+    pub fn pid(&self) -> i32 {
+        let pid = self.child.process_id().expect("a process id");
+        i32::try_from(pid).expect("pid fits")
+    }
+
+    /// The terminal's line discipline as the program left it: true when it is back in
+    /// cooked mode (canonical input and echo, as a shell expects).
+    pub fn cooked(&self) -> bool {
+        let fd = self.master.as_raw_fd().expect("a pty master fd");
+        // The master answers for its slave's settings.
+        let mut t: libc::termios = unsafe { std::mem::zeroed() };
+        // SAFETY: fd is the open master; t is a valid termios to fill.
+        let rc = unsafe { libc::tcgetattr(fd, &mut t) };
+        assert_eq!(rc, 0, "tcgetattr: {}", std::io::Error::last_os_error());
+        t.c_lflag & libc::ICANON != 0 && t.c_lflag & libc::ECHO != 0
     }
 
     pub fn raw(&self) -> Vec<u8> {
@@ -153,4 +207,23 @@ pub fn nz(v: u16) -> std::num::NonZeroU16 {
 
 pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// What a run that entered the browser's terminal modes failed to undo, judged from
+/// the bytes it wrote: empty when it never entered them, or left every one after
+/// entering them last.
+pub fn not_restored(raw: &[u8]) -> Vec<&'static str> {
+    let Some(entered) = find(raw, b"\x1b[?1049h") else {
+        return Vec::new();
+    };
+    [
+        ("the alternate screen", &b"\x1b[?1049l"[..]),
+        ("the hidden cursor", b"\x1b[?25h"),
+        ("mouse capture", b"\x1b[?1000l"),
+        ("bracketed paste", b"\x1b[?2004l"),
+    ]
+    .into_iter()
+    .filter(|(_, seq)| find(raw, seq).is_none_or(|at| at < entered))
+    .map(|(what, _)| what)
+    .collect()
 }

@@ -52,6 +52,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
     if state.writing > 0 {
         left.push(Span::styled("· writing… ", look.theme.muted()));
     }
+    if let Some(seconds) = state.store_waiting {
+        let quit = super::key_hint(look, Section::Global, &Action::CloseOrQuit);
+        left.push(Span::styled(
+            format!("· still waiting for the store ({seconds} s; {quit} quits) "),
+            look.theme.error(),
+        ));
+    }
     // What the user just did comes first; a config problem stays in sight after it.
     let mut said = true;
     if let Some(message) = &state.message {
