@@ -256,3 +256,54 @@ fn a_hivelore_file_over_the_record_cap_is_refused() {
         format!("{}:1: file is longer than 8 MiB", big.display())
     );
 }
+
+/// Imports `path` with `--format auto`: the format it was read as, or the error.
+fn detected(path: &Path) -> Result<Format, String> {
+    let (_d, store) = temp_store();
+    import_paths(&store, &[path], OnConflict::Fail)
+        .map(|s| s.sources[0].1)
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_first_line_over_a_mebibyte_is_still_detected_by_its_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = "n".repeat(3 << 19); // 1.5 MiB
+    let cases = [
+        (
+            Format::Jsonl,
+            format!("{{\"id\":\"a\",\"body\":\"x\",\"note\":\"{big}\"}}\n"),
+        ),
+        (
+            Format::Openmemory,
+            format!(
+                "{{\"id\":\"a\",\"content\":\"x\",\"metadata\":{{\"note\":\"{big}\"}},\"state\":\"active\"}}\n"
+            ),
+        ),
+        (
+            Format::McpMemory,
+            format!(
+                "{{\"type\":\"entity\",\"name\":\"a\",\"note\":\"{big}\",\"entityType\":\"person\",\"observations\":[\"x\"]}}\n"
+            ),
+        ),
+    ];
+    for (format, text) in cases {
+        let path = dir.path().join(format!("{format}.jsonl"));
+        std::fs::write(&path, &text).unwrap();
+        assert!(text.len() > 1 << 20);
+        assert_eq!(detected(&path), Ok(format), "{format}");
+    }
+    // a body over the limit is still that format's problem, not a misreading
+    let body = dir.path().join("big-body.jsonl");
+    let text = format!("{{\"id\":\"a\",\"content\":\"{big}\",\"state\":\"active\"}}\n");
+    std::fs::write(&body, text).unwrap();
+    let err = detected(&body).unwrap_err();
+    assert!(err.contains("1 problem"), "{err}");
+    let (_d, store) = temp_store();
+    match import_paths(&store, &[&body], OnConflict::Fail) {
+        Err(ExchangeError::Invalid { problems, .. }) => {
+            assert!(problems.shown[0].field == "body", "{:?}", problems.shown)
+        }
+        other => panic!("expected a body problem, got {other:?}"),
+    }
+}

@@ -206,18 +206,15 @@ pub fn for_each_line(
     }
 }
 
-/// The first line of a file that is not blank, for format detection (at most 1 MiB
-/// of it is looked at).
+/// The first line of a file that is not blank, for format detection: the whole line
+/// up to [`MAX_RECORD_BYTES`] (a longer one is an error, as reading it would be).
 pub fn first_line(path: &Path) -> Result<Option<String>, ExchangeError> {
     let mut reader = open(path)?;
     let mut buf = Vec::new();
+    let mut number = 0;
     loop {
-        buf.clear();
-        let read = (&mut reader)
-            .take(1 << 20)
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| read_error(path, 1, e))?;
-        if read == 0 {
+        number += 1;
+        if read_bounded_line(&mut reader, &mut buf, path, number)? == 0 {
             return Ok(None);
         }
         let text = String::from_utf8_lossy(&buf);
