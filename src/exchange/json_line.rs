@@ -2,42 +2,15 @@
 //! (canonical key order, serde_json's escaping and number formatting) without building a
 //! JSON map first, which would cost an export more than reading the store.
 
+use crate::model::json::reads_as_field;
 use crate::model::{FEEL_DIMS, Memory, Timestamp};
 use serde::Serialize;
 use serde_json::Value;
 
-/// Names of the fields `to_json` writes; an `extra` key with one of these names would
-/// land in its place, so such (programmatically built) memories take the slow path.
-fn is_output_key(key: &str) -> bool {
-    matches!(
-        key,
-        "id" | "title"
-            | "body"
-            | "type"
-            | "scope"
-            | "module"
-            | "status"
-            | "tags"
-            | "weight"
-            | "trust"
-            | "confidence"
-            | "created_at"
-            | "updated_at"
-            | "deleted_at"
-            | "deleted_reason"
-            | "last_read_at"
-            | "read_count"
-            | "rating_sum"
-            | "rating_count"
-            | "relationships"
-            | "rem_visits"
-            | "source"
-    ) || FEEL_DIMS.iter().any(|d| d.field == key)
-}
-
 /// Appends the canonical JSON line of `memory` to `out`.
 pub fn write_json_line(memory: &Memory, out: &mut Vec<u8>) {
-    if memory.extra.keys().any(|k| is_output_key(k)) {
+    // an extra field named like a field goes in a nested `extra` object: the slow path
+    if memory.extra.keys().any(|k| reads_as_field(k)) {
         out.extend_from_slice(memory.to_json_line().as_bytes());
         return;
     }

@@ -17,9 +17,52 @@ pub const DERIVED_FIELDS: [&str; 6] = [
     "total_significance",
 ];
 
+/// The keys [`Memory::from_json`] reads as fields (or aliases of fields), besides the
+/// `feel_*` and `functional_*` names and the derived fields.
+const FIELD_KEYS: [&str; 25] = [
+    "id",
+    "title",
+    "body",
+    "content",
+    "type",
+    "scope",
+    "module",
+    "status",
+    "tags",
+    "weight",
+    "trust",
+    "trust_score",
+    "confidence",
+    "created_at",
+    "updated_at",
+    "deleted_at",
+    "deleted_reason",
+    "last_read_at",
+    "read_count",
+    "rating_sum",
+    "rating_count",
+    "relationships",
+    "rem_visits",
+    "source",
+    "extra",
+];
+
+/// True when [`Memory::from_json`] reads `key` as a field, an alias of one, or a derived
+/// field it ignores, rather than keeping it in `extra`.
+pub fn reads_as_field(key: &str) -> bool {
+    FIELD_KEYS.contains(&key)
+        || DERIVED_FIELDS.contains(&key)
+        || feel_field_index(key).is_some()
+        || key
+            .strip_prefix("functional_")
+            .and_then(feel_index)
+            .is_some_and(|i| FEEL_DIMS[i].layer != Layer::Emotional)
+}
+
 impl Memory {
     /// The stored fields as a JSON object in canonical key order; absent optional
-    /// fields are left out; `extra` fields follow, sorted by key.
+    /// fields are left out; `extra` fields follow, sorted by key (those named like a
+    /// field in a nested `extra` object, last).
     pub fn to_json(&self) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("id".into(), self.id.clone().into());
@@ -68,8 +111,19 @@ impl Memory {
         }
         let mut extra: Vec<_> = self.extra.iter().collect();
         extra.sort_by(|a, b| a.0.cmp(b.0));
+        // An extra field named like a field memlens reads (a hivelore `source:` key, say)
+        // goes in a nested `extra` object, which reads back into `extra`: written flat
+        // it would replace the field, or be read as it.
+        let mut nested = Map::new();
         for (k, v) in extra {
-            m.insert(k.clone(), v.clone());
+            if reads_as_field(k) {
+                nested.insert(k.clone(), v.clone());
+            } else {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+        if !nested.is_empty() {
+            m.insert("extra".into(), Value::Object(nested));
         }
         m
     }
