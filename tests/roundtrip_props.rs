@@ -257,3 +257,55 @@ proptest! {
         prop_assert_eq!(got.iter().collect::<Vec<_>>(), want);
     }
 }
+
+/// A hivelore file read through `parse_memory`: its one memory (problems fail the test).
+fn hivelore_memory(text: &str) -> Memory {
+    let mut sink = Collected::default();
+    sink.file("x.md");
+    parse_memory(text, "x.md", "x", &mut sink, &HashMap::new(), Timestamp(0));
+    assert!(sink.problems.is_empty(), "{:?}", sink.problems);
+    sink.memories.remove(0).2
+}
+
+#[test]
+fn extra_fields_named_like_memlens_fields_survive_canonical_json() {
+    // hivelore keeps `source`, `body`, `trust_score`, `feel_significance` and
+    // `extra` in extra; written flat they replaced or were read as memlens's own
+    let m = hivelore_memory(
+        "---\nid: a\nsource: 0.7\nbody: not the body\ntrust_score: 9\nfeel_significance: 3\nextra: 1\nfunctional_salience: x\ntopic: t\n---\nthe body\n",
+    );
+    for key in [
+        "source",
+        "body",
+        "trust_score",
+        "feel_significance",
+        "extra",
+        "functional_salience",
+        "topic",
+    ] {
+        assert!(m.extra.contains_key(key), "{key} not in extra");
+    }
+    let (back, warnings) = Memory::from_json(&m.to_json(), Timestamp(0)).expect("reads back");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(back, m);
+    let line = m.to_json_line();
+    let obj: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&line).unwrap();
+    assert_eq!(Memory::from_json(&obj, Timestamp(0)).unwrap().0, m);
+}
+
+#[test]
+fn a_hivelore_file_with_unicode_noncharacters_reads_back() {
+    // U+FFFE and U+FFFF are outside YAML's printable set: written raw (plain, quoted
+    // or in a block) the file did not load
+    let mut m = hivelore_memory("---\nid: a\n---\nthe body\n");
+    m.title = Some("a\u{fffe}b".into());
+    m.tags = vec!["mach\u{ffff}".into()];
+    m.extra
+        .insert("entityType".into(), Value::from("x\u{ffff}"));
+    m.extra
+        .insert("notes".into(), Value::from("two\nlines \u{fffe}\n"));
+    let back = hivelore_memory(&render(&m));
+    let mut want = m.clone();
+    want.source = back.source.clone();
+    assert_eq!(back, want);
+}

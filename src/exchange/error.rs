@@ -87,6 +87,18 @@ pub enum ExchangeError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// An input too large to read: a line or hivelore file longer than
+    /// [`MAX_RECORD_BYTES`](super::lines::MAX_RECORD_BYTES), or a gzip file
+    /// decompressing past [its limit](super::lines::gzip_limit). Nothing is written.
+    #[error("{path}:{line}: {reason}")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line where reading stopped.
+        line: usize,
+        /// What is too large, and the limit.
+        reason: String,
+    },
     /// A path that cannot be used for this format.
     #[error("{path}: {reason}")]
     BadPath {

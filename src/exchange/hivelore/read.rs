@@ -10,6 +10,7 @@
 //! both with a warning.
 
 use super::{YAML_FIRST_LINE, heading, is_field_key, key_line, split};
+use crate::exchange::lines::{self, MAX_RECORD_BYTES};
 use crate::exchange::{ExchangeError, RecordSink};
 use crate::model::{Memory, Timestamp};
 use serde_json::{Map, Value, json};
@@ -80,6 +81,10 @@ fn collect_markdown(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ExchangeEr
     Ok(())
 }
 
+/// The largest usage sidecar read (about half a million memories' counts); a larger
+/// one is a warning and its counts are not imported.
+pub const MAX_USAGE_BYTES: usize = 64 << 20;
+
 /// What hivelore's usage sidecar says about one memory.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Usage {
@@ -104,8 +109,11 @@ fn read_usage(root: &Path, memories: &Path, sink: &mut dyn RecordSink) -> HashMa
         return HashMap::new();
     };
     let shown = path.display().to_string();
-    match std::fs::read_to_string(&path)
+    let too_long = format!("longer than {}", lines::mebibytes(MAX_USAGE_BYTES as u64));
+    match lines::read_at_most(&path, MAX_USAGE_BYTES)
         .map_err(|e| e.to_string())
+        .and_then(|bytes| bytes.ok_or(too_long))
+        .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "not valid UTF-8".to_string()))
         .and_then(|t| parse_usage(&t))
     {
         Ok(usage) => usage,
@@ -154,7 +162,9 @@ fn read_file(
     now: Timestamp,
 ) -> Result<(), ExchangeError> {
     sink.file(display);
-    let bytes = std::fs::read(path).map_err(|e| ExchangeError::io(path, e))?;
+    let bytes = lines::read_at_most(path, MAX_RECORD_BYTES)
+        .map_err(|e| ExchangeError::io(path, e))?
+        .ok_or_else(|| lines::too_long(path, 1, "file"))?;
     let Ok(text) = String::from_utf8(bytes) else {
         sink.problem(1, "file", "not valid UTF-8".into());
         return Ok(());

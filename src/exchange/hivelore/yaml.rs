@@ -161,12 +161,9 @@ pub fn is_plain_safe(s: &str) -> bool {
                     | '@'
                     | '`'
                     | '\\'
-                    | '\u{feff}'
-                    | '\u{2028}'
-                    | '\u{2029}'
             )
             && (c == ' ' || !c.is_whitespace())
-            && !('\u{80}'..='\u{9f}').contains(&c)
+            && !is_unsafe_unicode(c)
     })
 }
 
@@ -195,10 +192,7 @@ pub fn scalar_string(s: &str, level: usize) -> String {
 }
 
 fn is_single_quotable(c: char) -> bool {
-    (c == ' ' || !c.is_control())
-        && !matches!(c, '\u{feff}' | '\u{2028}' | '\u{2029}' | '\u{85}')
-        && !('\u{80}'..='\u{9f}').contains(&c)
-        && c != '\t'
+    (c == ' ' || !c.is_control()) && !is_unsafe_unicode(c) && c != '\t'
 }
 
 /// Multi-line text as a literal block, when a block keeps it exactly: no tabs or other
@@ -259,9 +253,14 @@ fn double_quoted(s: &str) -> String {
     out
 }
 
+/// Characters a YAML reader refuses or changes outside a double-quoted escape: the
+/// byte-order mark, the Unicode line separators, the C1 controls, and U+FFFE and
+/// U+FFFF (outside YAML's printable set: a file holding them raw does not load).
 fn is_unsafe_unicode(c: char) -> bool {
-    matches!(c, '\u{feff}' | '\u{2028}' | '\u{2029}' | '\u{85}')
-        || ('\u{80}'..='\u{9f}').contains(&c)
+    matches!(
+        c,
+        '\u{feff}' | '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{fffe}' | '\u{ffff}'
+    ) || ('\u{80}'..='\u{9f}').contains(&c)
 }
 
 #[cfg(test)]
