@@ -10,7 +10,8 @@ use memlens::exchange::fast_json::parse_canonical;
 use memlens::exchange::hivelore::{is_field_key, read::parse_memory, write::render};
 use memlens::exchange::json_line::write_json_line;
 use memlens::model::{
-    Checked, FEEL_DIMS, Memory, Relationship, Scope, Source, Status, Timestamp, is_model_key,
+    Checked, FEEL_COUNT, FEEL_DIMS, Memory, Rating, Relationship, Scope, Source, Status, Timestamp,
+    TrustLevel, is_model_key,
 };
 use memlens::store::tables::{decode, encode};
 use proptest::collection::{btree_map, vec};
@@ -94,7 +95,8 @@ prop_compose! {
                 created in timestamp(), updated in timestamp(), deleted in option::of(timestamp()),
                 reason in option::of(text(30)), last_read in option::of(timestamp()), read_count in any::<u32>(),
                 ratings in (0u32..10_000).prop_flat_map(|n| (Just(n), n..=5 * n)),
-                rels in vec(relationship(), 0..4), feel in vec(option::of(0.0f64..=1.0), 29),
+                rels in vec(relationship(), 0..4), feel in vec(option::of(0.0f64..=1.0), FEEL_COUNT),
+                trust_level in option::of(1u8..=5), raters in vec(1u8..=5, 0..3),
                 valence_negative in any::<bool>(), rem in option::of(any::<u32>()), source in option::of(source()),
                 extra in btree_map(extra_key(), json_value(), 0..4)) -> Memory {
         m.weight = weight;
@@ -107,6 +109,15 @@ prop_compose! {
         m.last_read_at = last_read;
         m.read_count = read_count;
         (m.rating_count, m.rating_sum) = ratings;
+        m.trust_level = trust_level.and_then(TrustLevel::from_number);
+        // raters' ratings are counted in the aggregate beside the imported ones
+        m.ratings = raters
+            .iter()
+            .enumerate()
+            .map(|(i, &value)| Rating { rater: format!("rater {i}"), value })
+            .collect();
+        m.rating_count += raters.len() as u32;
+        m.rating_sum += raters.iter().map(|&v| u32::from(v)).sum::<u32>();
         m.relationships = rels.into_iter().filter(|r| r.target != m.id).collect();
         for (i, dim) in FEEL_DIMS.iter().enumerate() {
             m.feel[i] = feel[i].map(|v| if dim.min < 0.0 && valence_negative { -v } else { v });
@@ -164,8 +175,9 @@ proptest! {
         prop_assume!(m.validate().is_empty());
         let line = m.to_json_line();
         let fast = parse_canonical(&line, now).map(Checked::into_memory);
-        if m.extra.keys().any(|k| is_model_key(k)) {
-            // The nested `extra` object is the general reader's to read.
+        if m.extra.keys().any(|k| is_model_key(k)) || m.trust_level.is_some() || !m.ratings.is_empty() {
+            // The nested `extra` object, the trust level and the raters are the general
+            // reader's to read.
             prop_assert!(fast.is_none());
         } else {
             prop_assert_eq!(fast.as_ref(), Some(&m));
@@ -272,15 +284,14 @@ fn extra_fields_named_like_memlens_fields_survive_canonical_json() {
     // hivelore keeps `source`, `body`, `trust_score`, `feel_significance` and
     // `extra` in extra; written flat they replaced or were read as memlens's own
     let m = hivelore_memory(
-        "---\nid: a\nsource: 0.7\nbody: not the body\ntrust_score: 9\nfeel_significance: 3\nextra: 1\nfunctional_salience: x\ntopic: t\n---\nthe body\n",
+        "---\nid: a\nsource: 0.7\nbody: not the body\nfeel_significance: 3\nextra: 1\nfeel_salience: x\ntopic: t\n---\nthe body\n",
     );
     for key in [
         "source",
         "body",
-        "trust_score",
         "feel_significance",
         "extra",
-        "functional_salience",
+        "feel_salience",
         "topic",
     ] {
         assert!(m.extra.contains_key(key), "{key} not in extra");

@@ -281,12 +281,17 @@ impl Corpus {
             }
         }
         if rng.chance(0.7) {
-            for (d, dim) in FEEL_DIMS.iter().enumerate() {
+            // The 29 dimensions of the first version only (the two `functional_` twins
+            // of valence and coherence tension came later), so that a seed still makes
+            // the corpus it always made.
+            for (d, dim) in FEEL_DIMS.iter().enumerate().take(29) {
                 if !rng.chance(0.6) {
                     continue;
                 }
                 m.feel[d] = Some(match dim.name {
-                    "valence" => ((rng.beta(2.5, 2.0) * 2.0 - 1.0) * 1000.0).round() / 1000.0,
+                    "valence" if dim.in_layer1() => {
+                        ((rng.beta(2.5, 2.0) * 2.0 - 1.0) * 1000.0).round() / 1000.0
+                    }
                     "trauma" | "shame" | "guilt" | "disgust" | "contempt" | "fear"
                     | "vulnerability" | "embarrassment" => rng.beta(1.2, 6.0),
                     "coherence_tension" | "arousal" | "dominance" => rng.beta(2.0, 2.0),

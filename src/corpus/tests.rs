@@ -67,7 +67,7 @@ fn distributions_are_roughly_as_intended() {
 
     let v = FEEL_DIMS
         .iter()
-        .position(|d| d.name == "valence")
+        .position(|d| d.field == "feel_valence")
         .expect("valence");
     let valences: Vec<f64> = all.iter().filter_map(|m| m.feel[v]).collect();
     assert!(valences.iter().any(|x| *x < -0.3) && valences.iter().any(|x| *x > 0.3));

@@ -4,7 +4,7 @@
 use super::error::{CurateError, CurateResult};
 use crate::model::json::DERIVED_FIELDS;
 use crate::model::validate::is_valid_type;
-use crate::model::{FEEL_DIMS, Memory, Scope, Status, feel_field_index};
+use crate::model::{FEEL_DIMS, Memory, Scope, Status, input_dim_index};
 
 /// A field of a memory that curation may set, with its new value.
 #[derive(Debug, Clone, PartialEq)]
@@ -122,8 +122,8 @@ impl FieldValue {
                     )
                 })?)
             }),
-            f if feel_field_index(f).is_some() => {
-                let i = feel_field_index(f).unwrap_or_default();
+            f if input_dim_index(f).is_some() => {
+                let i = input_dim_index(f).unwrap_or_default();
                 let dim = &FEEL_DIMS[i];
                 FieldValue::Feel(i, optional_number(field, value, dim.min, dim.max)?)
             }

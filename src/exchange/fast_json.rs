@@ -5,7 +5,7 @@
 //!
 //! It accepts only what it can read exactly as `Memory::from_json` would: a line with an
 //! `id` and a `body`, every known field of the right type, no remember-core alias
-//! (`content`, `trust_score`, `functional_*`), no derived field, no nested `extra`, and a
+//! (`content`, `content_type`, `trust_score`, the `feel_salience` … aliases), no derived field, no nested `extra`, and a
 //! result that passes validation. Anything else returns `None`, and the caller reads the
 //! line the general way, which reports problems and warnings precisely.
 
@@ -293,9 +293,13 @@ mod tests {
             r#"{"id":"a","body":"x","weight":1}"#,
             r#"{"id":"a","body":"x","humor":0.1,"status":"stale","scope":"module","module":"m"}"#,
             r#"{"id":"a","body":"x","feel_feel_humor":0.2,"feel_humor":0.3}"#,
+            r#"{"id":"a","body":"x","feel_urgency":0.3}"#,
+            r#"{"id":"a","body":"x","trust_score":5}"#,
+            r#"{"id":"a","body":"","functional_valence":0.1,"feel_valence":-0.1}"#,
         ];
         let expect_fast = [
-            true, true, false, false, false, false, false, false, true, true, false,
+            true, true, false, true, false, false, false, false, true, true, false, false, false,
+            true,
         ];
         for (line, fast) in lines.iter().zip(expect_fast) {
             let got = parse_canonical(line, Timestamp(7)).map(Checked::into_memory);

@@ -10,7 +10,12 @@ use serde_json::Value;
 pub fn write_json_line(memory: &Memory, out: &mut Vec<u8>) {
     // Keys kept in the nested `"extra"` object are rare: those memories take the
     // general path.
-    if memory.extra.keys().any(|k| crate::model::is_model_key(k)) {
+    // So are those with a confidentiality level or raters (from remember-core, or
+    // rated in memlens).
+    if memory.extra.keys().any(|k| crate::model::is_model_key(k))
+        || memory.trust_level.is_some()
+        || !memory.ratings.is_empty()
+    {
         out.extend_from_slice(memory.to_json_line().as_bytes());
         return;
     }

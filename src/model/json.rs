@@ -1,10 +1,11 @@
 //! Canonical JSON form of a memory: stable key order out; every known alias and every
 //! unknown field (kept in `extra`) in.
 
-use super::feel::{FEEL_COUNT, FEEL_DIMS, Layer, feel_field_index, feel_index};
+use super::feel::{FEEL_COUNT, FEEL_DIMS, input_dim_index};
 use super::keys::is_model_key;
-use super::memory::{DEFAULT_RELATIONSHIP_KIND, Memory, Relationship, Source};
+use super::memory::{DEFAULT_RELATIONSHIP_KIND, Memory, Rating, Relationship, Source};
 use super::timestamp::Timestamp;
+use super::trust::TrustLevel;
 use super::validate::FieldError;
 use serde_json::{Map, Value};
 
@@ -42,6 +43,9 @@ impl Memory {
         if let Some(c) = self.confidence {
             m.insert("confidence".into(), c.into());
         }
+        if let Some(level) = self.trust_level {
+            m.insert("trust_score".into(), level.number().into());
+        }
         m.insert("created_at".into(), self.created_at.to_string().into());
         m.insert("updated_at".into(), self.updated_at.to_string().into());
         if let Some(t) = self.deleted_at {
@@ -56,6 +60,14 @@ impl Memory {
         m.insert("read_count".into(), self.read_count.into());
         m.insert("rating_sum".into(), self.rating_sum.into());
         m.insert("rating_count".into(), self.rating_count.into());
+        if !self.ratings.is_empty() {
+            let ratings: Vec<Value> = self
+                .ratings
+                .iter()
+                .map(|r| serde_json::json!({"rater": r.rater, "rating": r.value}))
+                .collect();
+            m.insert("ratings".into(), ratings.into());
+        }
         let rels: Vec<Value> = self.relationships.iter().map(relationship_json).collect();
         m.insert("relationships".into(), rels.into());
         for (dim, value) in FEEL_DIMS.iter().zip(&self.feel) {
@@ -90,8 +102,9 @@ impl Memory {
         crate::text::json::to_compact(&self.to_json())
     }
 
-    /// Reads a memory from a JSON object, accepting remember-core's aliases
-    /// (`content`, `trust_score`, `functional_<name>`). Missing `id` gets a ULID,
+    /// Reads a memory from a JSON object, accepting remember-core's names (`content`,
+    /// `content_type`, `trust_score` as a confidentiality level) and the remember-mcp
+    /// aliases of the `functional_` scores (`feel_salience`, …). Missing `id` gets a ULID,
     /// missing timestamps get `now`. Returns the memory (normalised and validated)
     /// with warnings, or every field error found.
     pub fn from_json(
@@ -103,7 +116,9 @@ impl Memory {
             warnings: Vec::new(),
         };
         let mut mem = Memory::new(String::new(), String::new(), now);
-        let mut functional: [Option<f64>; FEEL_COUNT] = [None; FEEL_COUNT];
+        // The name each score was read under, so that one given twice (as its field
+        // and as its remember-mcp alias) with two values is an error, not a guess.
+        let mut score_names: [Option<&str>; FEEL_COUNT] = [None; FEEL_COUNT];
         let mut saw_updated = false;
         let mut saw_created = false;
         for (key, value) in obj {
@@ -135,14 +150,9 @@ impl Memory {
                 "tags" => mem.tags = r.string_list(key, value),
                 "weight" => mem.weight = r.number(key, value).unwrap_or(0.5),
                 "trust" => mem.trust = r.number(key, value).unwrap_or(0.5),
-                "trust_score" if !obj.contains_key("trust") => {
-                    if let Some(s) = r.number(key, value) {
-                        if (1.0..=5.0).contains(&s) {
-                            mem.trust = (s - 1.0) / 4.0;
-                        } else {
-                            r.error(key, format!("{s} is outside 1–5"));
-                        }
-                    }
+                "trust_score" => mem.trust_level = r.trust_level(key, value),
+                "content_type" if !obj.contains_key("type") => {
+                    mem.memory_type = r.string(key, value).unwrap_or_default()
                 }
                 "confidence" => mem.confidence = r.opt_number(key, value),
                 "created_at" => {
@@ -159,6 +169,7 @@ impl Memory {
                 "read_count" => mem.read_count = r.count(key, value).unwrap_or(0),
                 "rating_sum" => mem.rating_sum = r.count(key, value).unwrap_or(0),
                 "rating_count" => mem.rating_count = r.count(key, value).unwrap_or(0),
+                "ratings" => mem.ratings = r.ratings(key, value),
                 "relationships" => mem.relationships = r.relationships(key, value),
                 "rem_visits" => {
                     mem.rem_visits = if value.is_null() {
@@ -179,14 +190,18 @@ impl Memory {
                     r.warn(key, "derived field ignored (memlens computes it)".into())
                 }
                 k => {
-                    if let Some(i) = feel_field_index(k) {
-                        mem.feel[i] = r.opt_number(key, value);
-                    } else if let Some(i) = k
-                        .strip_prefix("functional_")
-                        .and_then(feel_index)
-                        .filter(|&i| FEEL_DIMS[i].layer != Layer::Emotional)
-                    {
-                        functional[i] = r.opt_number(key, value);
+                    if let Some(i) = input_dim_index(k) {
+                        let v = r.opt_number(key, value);
+                        match score_names[i] {
+                            Some(first) if mem.feel[i] != v => r.error(
+                                key,
+                                format!("given as both `{first}` and `{k}`, with different values"),
+                            ),
+                            _ => {
+                                score_names[i] = Some(key.as_str());
+                                mem.feel[i] = v;
+                            }
+                        }
                     } else {
                         if is_model_key(k) {
                             r.warn(key, "not a field memlens reads here; kept in extra".into());
@@ -194,11 +209,6 @@ impl Memory {
                         mem.extra.insert(key.clone(), value.clone());
                     }
                 }
-            }
-        }
-        for (i, value) in functional.into_iter().enumerate() {
-            if mem.feel[i].is_none() {
-                mem.feel[i] = value;
             }
         }
         if !obj.contains_key("id") {
@@ -346,6 +356,59 @@ impl Reader {
                 Vec::new()
             }
         }
+    }
+    /// remember-core's `trust_score`: a level 1–5, or a legacy 0–1 float read as
+    /// remember-core reads it (with a warning saying so).
+    fn trust_level(&mut self, field: &str, v: &Value) -> Option<TrustLevel> {
+        let n = self.opt_number(field, v)?;
+        match TrustLevel::from_score(n) {
+            Some(level) => {
+                if n.fract() != 0.0 || n == 0.0 {
+                    self.warn(
+                        field,
+                        format!(
+                            "legacy trust score {n} read as level {} ({}), as remember-core reads it",
+                            level.number(),
+                            level
+                        ),
+                    );
+                }
+                Some(level)
+            }
+            None => {
+                self.error(
+                    field,
+                    format!("{n} is neither a trust level 1–5 nor a legacy trust score 0–1"),
+                );
+                None
+            }
+        }
+    }
+    fn ratings(&mut self, field: &str, v: &Value) -> Vec<Rating> {
+        let items = match v {
+            Value::Null => return Vec::new(),
+            Value::Array(items) => items,
+            _ => {
+                self.wrong(field, "an array", v);
+                return Vec::new();
+            }
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let rater = item.get("rater").and_then(Value::as_str);
+            let value = item
+                .get("rating")
+                .and_then(Value::as_u64)
+                .and_then(|n| u8::try_from(n).ok());
+            match (rater, value) {
+                (Some(rater), Some(value)) => out.push(Rating {
+                    rater: rater.to_string(),
+                    value,
+                }),
+                _ => self.wrong(field, "objects {rater, rating}", item),
+            }
+        }
+        out
     }
     fn relationships(&mut self, field: &str, v: &Value) -> Vec<Relationship> {
         let items = match v {

@@ -7,7 +7,7 @@ use super::feel::feel_field_index;
 use super::json::DERIVED_FIELDS;
 
 /// The stored fields `Memory::to_json` writes, in its order (the `feel_*` fields aside).
-pub const STORED_FIELDS: [&str; 22] = [
+pub const STORED_FIELDS: [&str; 24] = [
     "id",
     "title",
     "body",
@@ -19,6 +19,7 @@ pub const STORED_FIELDS: [&str; 22] = [
     "weight",
     "trust",
     "confidence",
+    "trust_score",
     "created_at",
     "updated_at",
     "deleted_at",
@@ -27,6 +28,7 @@ pub const STORED_FIELDS: [&str; 22] = [
     "read_count",
     "rating_sum",
     "rating_count",
+    "ratings",
     "relationships",
     "rem_visits",
     "source",
@@ -43,7 +45,7 @@ const OUTPUT_ONLY: [&str; 5] = [
 
 /// Other names the JSON reader understands: remember-core's aliases and the nested
 /// object of kept keys itself.
-const READ_ALIASES: [&str; 3] = ["content", "trust_score", "extra"];
+const READ_ALIASES: [&str; 3] = ["content", "content_type", "extra"];
 
 /// True when `key` means something in memlens's JSON form (a stored, derived or
 /// output field, an alias the reader takes, any `feel_*` or `functional_*` name), so

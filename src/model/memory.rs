@@ -103,6 +103,16 @@ pub struct Source {
     pub keys: Vec<String>,
 }
 
+/// One person's rating of a memory, given in memlens; a newer one of the same rater
+/// replaces it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rating {
+    /// Who rated (`$MEMLENS_RATER`, else the login name).
+    pub rater: String,
+    /// The rating, 1–5.
+    pub value: u8,
+}
+
 /// The default kind of a relationship.
 pub const DEFAULT_RELATIONSHIP_KIND: &str = "related";
 /// The default memory type.
@@ -133,6 +143,8 @@ pub struct Memory {
     pub trust: f64,
     /// Optional confidence 0–1.
     pub confidence: Option<f64>,
+    /// remember-core's `trust_score`: how confidential it is, 1 public … 5 secret.
+    pub trust_level: Option<super::TrustLevel>,
     /// When it was written.
     pub created_at: Timestamp,
     /// When it last changed.
@@ -149,9 +161,13 @@ pub struct Memory {
     pub rating_sum: u32,
     /// Number of ratings.
     pub rating_count: u32,
+    /// The ratings given in memlens, one per rater; each is also counted in
+    /// `rating_sum` and `rating_count`, beside the aggregate imported with the memory.
+    pub ratings: Vec<Rating>,
     /// Links to other memories.
     pub relationships: Vec<Relationship>,
-    /// The 29 `feel_*` scores, indexed like `FEEL_DIMS`; `None` = not scored.
+    /// The 31 `feel_*` and `functional_*` scores, indexed like `FEEL_DIMS`; `None` = not
+    /// scored.
     pub feel: [Option<f64>; FEEL_COUNT],
     /// REM consolidation visits.
     pub rem_visits: Option<u32>,
@@ -177,6 +193,7 @@ impl Memory {
             weight: 0.5,
             trust: 0.5,
             confidence: None,
+            trust_level: None,
             created_at: at,
             updated_at: at,
             deleted_at: None,
@@ -185,6 +202,7 @@ impl Memory {
             read_count: 0,
             rating_sum: 0,
             rating_count: 0,
+            ratings: Vec::new(),
             relationships: Vec::new(),
             feel: [None; FEEL_COUNT],
             rem_visits: None,
@@ -198,7 +216,7 @@ impl Memory {
         self.deleted_at.is_some()
     }
 
-    /// True when at least one `feel_*` dimension is scored.
+    /// True when at least one dimension is scored.
     pub fn is_scored(&self) -> bool {
         self.feel.iter().any(Option::is_some)
     }

@@ -6,11 +6,16 @@ pub mod json;
 pub mod keys;
 pub mod memory;
 pub mod timestamp;
+pub mod trust;
 pub mod validate;
 
 pub use derived::ConfidenceTier;
-pub use feel::{Composite, FEEL_COUNT, FEEL_DIMS, FeelDim, Layer, feel_field_index, feel_index};
+pub use feel::{
+    Composite, FEEL_COUNT, FEEL_DIMS, FeelDim, Layer, ScoreError, check_score, feel_field_index,
+    feel_index, input_dim_index,
+};
 pub use keys::is_model_key;
-pub use memory::{Memory, Relationship, Scope, Source, Status};
+pub use memory::{Memory, Rating, Relationship, Scope, Source, Status};
 pub use timestamp::Timestamp;
+pub use trust::TrustLevel;
 pub use validate::{Checked, FieldError};

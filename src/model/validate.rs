@@ -141,9 +141,9 @@ impl Memory {
         if let Some(p) = id_problem(&self.id) {
             errors.push(FieldError::new("id", p));
         }
-        if self.body.trim().is_empty() {
-            errors.push(FieldError::new("body", "must not be empty"));
-        } else if self.body.len() > MAX_BODY_BYTES {
+        // An empty or blank body is a memory too: hivelore loads them and OpenMemory
+        // writes `"content": ""`.
+        if self.body.len() > MAX_BODY_BYTES {
             errors.push(FieldError::new(
                 "body",
                 format!(
@@ -178,6 +178,7 @@ impl Memory {
                 format!("{sum} cannot be the sum of {count} ratings of 1–5"),
             ));
         }
+        self.validate_ratings(&mut errors);
         for rel in &self.relationships {
             if let Some(p) = id_problem(&rel.target) {
                 errors.push(FieldError::new("relationships.target", p));
@@ -193,6 +194,45 @@ impl Memory {
             }
         }
         errors
+    }
+}
+
+impl Memory {
+    /// The raters' ratings: each 1–5, one per rater, and all of them counted in the
+    /// aggregate.
+    fn validate_ratings(&self, errors: &mut Vec<FieldError>) {
+        let mut sum = 0u64;
+        for (i, r) in self.ratings.iter().enumerate() {
+            if !(1..=5).contains(&r.value) {
+                errors.push(FieldError::new(
+                    "ratings",
+                    format!("{} is not a rating 1–5", r.value),
+                ));
+            }
+            if r.rater.trim().is_empty() || r.rater.chars().any(char::is_control) {
+                errors.push(FieldError::new(
+                    "ratings",
+                    format!("{:?} is not a rater", r.rater),
+                ));
+            }
+            if self.ratings[..i].iter().any(|o| o.rater == r.rater) {
+                errors.push(FieldError::new(
+                    "ratings",
+                    format!("{:?} rated twice; a rater has one rating", r.rater),
+                ));
+            }
+            sum += u64::from(r.value);
+        }
+        let count = self.ratings.len() as u64;
+        if count > u64::from(self.rating_count) || sum > u64::from(self.rating_sum) {
+            errors.push(FieldError::new(
+                "ratings",
+                format!(
+                    "{count} ratings summing to {sum} are more than rating_count {} and rating_sum {} hold",
+                    self.rating_count, self.rating_sum
+                ),
+            ));
+        }
     }
 }
 

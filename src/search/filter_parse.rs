@@ -1,7 +1,7 @@
 //! `--filter KEY=VALUE` and the TUI's filter editing: turning text into [`Filters`],
 //! with errors that name the key and the bad value.
 
-use crate::model::{Composite, Timestamp, feel_index};
+use crate::model::{Composite, Timestamp, input_dim_index};
 use crate::search::request::{DeletedFilter, Filters, Range};
 
 /// A filter that cannot be applied.
@@ -77,7 +77,7 @@ impl Filters {
                 if let Some(c) = Composite::from_field(key) {
                     let i = Composite::ALL.iter().position(|x| *x == c).unwrap_or(0);
                     self.composites[i] = range(value).map_err(bad)?;
-                } else if let Some(i) = feel_index(key).filter(|_| key.starts_with("feel_")) {
+                } else if let Some(i) = input_dim_index(key) {
                     self.feel[i] = range(value).map_err(bad)?;
                 } else {
                     return Err(FilterError::UnknownKey {
@@ -175,7 +175,10 @@ mod tests {
         f.apply_arg("created_at=2026-01-01..2026-06-30").unwrap();
         assert_eq!(f.types, ["decision", "gotcha"]);
         assert_eq!(f.statuses, [Status::Validated]);
-        assert_eq!(f.feel[feel_index("humor").unwrap()].min, Some(0.5));
+        assert_eq!(
+            f.feel[input_dim_index("feel_humor").unwrap()].min,
+            Some(0.5)
+        );
         assert_eq!(f.composites[2].max, Some(1.5));
         assert_eq!(
             f.created_to.unwrap().to_string(),

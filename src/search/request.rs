@@ -1,9 +1,7 @@
 //! What a search asks for (query, engine, filters, browse mode, order, page) and what it
 //! answers. The TUI and `memlens search` build the same `SearchRequest`.
 
-use crate::model::{
-    Composite, FEEL_COUNT, FEEL_DIMS, Memory, Scope, Status, Timestamp, feel_index,
-};
+use crate::model::{Composite, FEEL_COUNT, FEEL_DIMS, Memory, Scope, Status, Timestamp};
 
 /// How the query text is matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -141,8 +139,8 @@ impl NumericField {
         if let Some(c) = Composite::from_field(name) {
             return Some(NumericField::Composite(c));
         }
-        if name.starts_with("feel_") {
-            return feel_index(name).map(NumericField::Feel);
+        if let Some(i) = crate::model::input_dim_index(name) {
+            return Some(NumericField::Feel(i));
         }
         NumericField::all().into_iter().find(|f| f.name() == name)
     }

@@ -18,7 +18,7 @@ use crate::codec::{
     Reader, code_of, put_feel_by, put_i64, put_list, put_opt_f64, put_opt_str, put_opt_u32,
     put_score, put_str, put_u32,
 };
-use crate::model::{Memory, Relationship, Scope, Source, Status, Timestamp};
+use crate::model::{Memory, Rating, Relationship, Scope, Source, Status, Timestamp, TrustLevel};
 use serde_json::{Map, Value};
 
 /// The first byte of the compact form with its checksum: what memlens writes.
@@ -115,6 +115,16 @@ fn encode_with(m: &Memory, w: &mut Vec<u8>, tag: u8) {
     } else {
         // a map of JSON values always serializes
         put_str(w, &serde_json::to_string(&m.extra).unwrap_or_default());
+    }
+    // Fields of schema 6, after all the others and only when a memory has them, so the
+    // memories of before decode unchanged.
+    if m.trust_level.is_some() || !m.ratings.is_empty() {
+        w.push(m.trust_level.map_or(0, TrustLevel::number));
+        put_u32(w, u32::try_from(m.ratings.len()).unwrap_or(u32::MAX));
+        for r in &m.ratings {
+            put_str(w, &r.rater);
+            w.push(r.value);
+        }
     }
 }
 
@@ -232,6 +242,21 @@ fn decode_fields(bytes: &[u8]) -> Option<Memory> {
     if !extra.is_empty() {
         m.extra = serde_json::from_str::<Map<String, Value>>(extra).ok()?;
     }
+    if r.at < bytes.len() {
+        m.trust_level = match r.u8()? {
+            0 => None,
+            n => Some(TrustLevel::from_number(n)?),
+        };
+        let ratings = r.u32()?;
+        m.ratings = (0..ratings)
+            .map(|_| {
+                Some(Rating {
+                    rater: string(&mut r)?,
+                    value: r.u8()?,
+                })
+            })
+            .collect::<Option<_>>()?;
+    }
     let whole = r.at == bytes.len();
     (whole && m.validate().is_empty() && m.is_normalised()).then_some(m)
 }
@@ -254,6 +279,22 @@ mod tests {
                 m.weight = 0.1 + 0.2;
                 m.feel[0] = Some(-0.0);
                 m.confidence = Some(1.0 / 3.0);
+            }
+            if m.id.ends_with('3') {
+                // the fields of schema 6 read back too
+                m.trust_level = Some(TrustLevel::Restricted);
+                m.rating_sum += 9;
+                m.rating_count += 2;
+                m.ratings = vec![
+                    Rating {
+                        rater: "ann".into(),
+                        value: 4,
+                    },
+                    Rating {
+                        rater: "bo".into(),
+                        value: 5,
+                    },
+                ];
             }
             let mut summed = Vec::new();
             encode_into(&m, &mut summed);

@@ -37,8 +37,15 @@ pub const FORMAT_MARKER: &[u8] = b"memlens";
 /// JSON lines, both still read. The first writable open of a store of an older version
 /// moves its backlinks into their rows and stamps it 4, so an older memlens refuses it
 /// from then on. The same open rewrites every memory of a store older than 5 with its
-/// checksum ([`CHECKSUM_SCHEMA`]).
-pub const SCHEMA_VERSION: u32 = 5;
+/// checksum ([`CHECKSUM_SCHEMA`]). Version 6 ([`SCORES_31_SCHEMA`]) holds the 31 scored
+/// dimensions and may end a memory with its confidentiality level and its raters.
+pub const SCHEMA_VERSION: u32 = 6;
+/// The first schema version with 31 scored dimensions (`functional_valence` and
+/// `functional_coherence_tension` beside the 29 of before, which keep their places, so
+/// its upgrade rewrites nothing), remember-core's confidentiality level and one rating
+/// per rater: an older memlens must refuse such a store rather than read its memories
+/// as damaged.
+pub const SCORES_31_SCHEMA: u32 = 6;
 /// The first schema version whose memories all carry their checksum.
 pub const CHECKSUM_SCHEMA: u32 = 5;
 /// The first schema version whose backlinks are rows of [`BACKLINKS`].

@@ -32,7 +32,7 @@ pub const HIVELORE_TYPES: [&str; 8] = [
 
 /// Frontmatter keys that name memlens fields, in the order an export adds them when
 /// a file did not have them (`feel_*` follow `rating_count`, `rem_visits` comes last).
-pub const FIELD_KEYS: [&str; 20] = [
+pub const FIELD_KEYS: [&str; 22] = [
     "id",
     "title",
     "scope",
@@ -48,11 +48,13 @@ pub const FIELD_KEYS: [&str; 20] = [
     "relationships",
     "weight",
     "trust",
+    "trust_score",
     "confidence",
     "deleted_at",
     "deleted_reason",
     "rating_sum",
     "rating_count",
+    "ratings",
 ];
 
 /// True when a frontmatter key maps to a memlens field rather than to `extra`.

@@ -10,7 +10,7 @@
 //! would clash with a field key are left out.
 
 use super::{field_keys_in_order, heading, is_field_key, yaml};
-use crate::model::{FEEL_DIMS, Memory, Relationship, Scope, Status, feel_index};
+use crate::model::{FEEL_DIMS, Memory, Relationship, Scope, Status, feel_field_index};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -108,13 +108,15 @@ fn field_value(m: &Memory, key: &str) -> Option<Value> {
             .into(),
         "weight" => m.weight.into(),
         "trust" => m.trust.into(),
+        "trust_score" => m.trust_level?.number().into(),
+        "ratings" => m.to_json().remove("ratings")?,
         "confidence" => m.confidence?.into(),
         "deleted_at" => time(m.deleted_at?),
         "deleted_reason" => m.deleted_reason.clone()?.into(),
         "rating_sum" => m.rating_sum.into(),
         "rating_count" => m.rating_count.into(),
         "rem_visits" => m.rem_visits?.into(),
-        feel => m.feel[feel_index(feel).filter(|_| feel.starts_with("feel_"))?]?.into(),
+        feel => m.feel[feel_field_index(feel)?]?.into(),
     })
 }
 
@@ -134,6 +136,8 @@ fn is_default(m: &Memory, key: &str) -> bool {
         "relationships" => m.relationships.iter().all(is_plain_related),
         "weight" => m.weight == 0.5,
         "trust" => m.trust == 0.5,
+        "trust_score" => m.trust_level.is_none(),
+        "ratings" => m.ratings.is_empty(),
         "confidence" => m.confidence.is_none(),
         "deleted_at" => m.deleted_at.is_none(),
         "deleted_reason" => m.deleted_reason.is_none(),

@@ -1,0 +1,216 @@
+//! What the real clients write, read as they mean it: files and records made by the MCP
+//! reference memory server and by remember-core through their own code
+//! (`scripts/client_reference.sh` regenerates `tests/reference/`), compared field by
+//! field with what memlens imports; and a store written by the 29-field memlens, opened
+//! and migrated by this one.
+
+mod exchange_support;
+
+use exchange_support::*;
+use memlens::exchange::{ExchangeError, OnConflict};
+use memlens::model::{Composite, FEEL_DIMS, Memory, TrustLevel, feel_field_index};
+use memlens::store::Store;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn reference(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/reference")
+        .join(name)
+}
+
+fn json_file(name: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(reference(name)).unwrap()).unwrap()
+}
+
+fn memories_by_id(store: &Store) -> BTreeMap<String, Memory> {
+    store
+        .read()
+        .unwrap()
+        .memories()
+        .unwrap()
+        .into_iter()
+        .map(|m| (m.id.clone(), m))
+        .collect()
+}
+
+fn opt_f64(v: &Value) -> Option<f64> {
+    v.as_f64()
+}
+
+#[test]
+fn remember_core_records_keep_every_score_and_its_composites_to_the_last_bit() {
+    let (_dir, store) = temp_store();
+    let summary = import_paths(
+        &store,
+        &[&reference("remember_core.jsonl")],
+        OnConflict::Fail,
+    )
+    .unwrap();
+    let expected = json_file("remember_core.expected.json");
+    let expected = expected.as_object().unwrap();
+    assert_eq!(summary.added, expected.len());
+    let got = memories_by_id(&store);
+    for (id, want) in expected {
+        let m = &got[id];
+        assert_eq!(m.body, want["content"].as_str().unwrap(), "{id}");
+        assert_eq!(m.title.as_deref(), want["title"].as_str(), "{id}");
+        assert_eq!(
+            m.memory_type,
+            want["content_type"].as_str().unwrap(),
+            "{id}"
+        );
+        let level = m
+            .trust_level
+            .unwrap_or_else(|| panic!("{id}: no trust level"));
+        assert_eq!(
+            u64::from(level.number()),
+            want["trust_level"].as_u64().unwrap(),
+            "{id}"
+        );
+        assert_eq!(level.label(), want["trust_label"].as_str().unwrap(), "{id}");
+        let scores = want["scores"].as_object().unwrap();
+        for (i, dim) in FEEL_DIMS.iter().enumerate() {
+            assert_eq!(
+                m.feel[i],
+                scores.get(dim.field).and_then(Value::as_f64),
+                "{id} {}",
+                dim.field
+            );
+        }
+        for c in Composite::ALL {
+            let want_c = opt_f64(&want["composites"][c.field()]);
+            assert_eq!(m.composite(c), want_c, "{id} {}", c.field());
+            // remember-core's create stored the same composites
+            assert_eq!(want_c, opt_f64(&want["stored_composites"][c.field()]));
+        }
+    }
+    // the file writes its composites; memlens computes them and says so
+    assert!(
+        summary
+            .warnings
+            .lines()
+            .iter()
+            .any(|w| w.contains("total_significance")),
+        "{:?}",
+        summary.warnings
+    );
+}
+
+#[test]
+fn trust_level_names_are_remember_cores() {
+    let labels = json_file("remember_core.trust_labels.json");
+    for level in TrustLevel::ALL {
+        assert_eq!(
+            labels[level.number().to_string()].as_str(),
+            Some(level.label())
+        );
+    }
+}
+
+#[test]
+fn the_two_valences_are_kept_apart_and_the_functional_layer_alone_has_no_feel_score() {
+    let (_dir, store) = temp_store();
+    import_paths(
+        &store,
+        &[&reference("remember_core.jsonl")],
+        OnConflict::Fail,
+    )
+    .unwrap();
+    let by_title = |t: &str| {
+        memories_by_id(&store)
+            .into_values()
+            .find(|m| m.title.as_deref() == Some(t))
+            .unwrap()
+    };
+    let two = by_title("Two valences");
+    let at = |f| feel_field_index(f).unwrap();
+    assert_eq!(two.feel[at("feel_valence")], Some(-0.8));
+    assert_eq!(two.feel[at("functional_valence")], Some(0.9));
+    assert_eq!(two.feel[at("feel_coherence_tension")], Some(0.2));
+    assert_eq!(two.feel[at("functional_coherence_tension")], Some(0.7));
+    let functional = by_title("Functional only");
+    assert_eq!(functional.composite(Composite::FeelSignificance), None);
+    assert_eq!(functional.feel[at("feel_valence")], None);
+}
+
+#[test]
+fn remember_mcp_names_mean_the_functional_fields_and_out_of_range_is_an_error() {
+    let (_dir, store) = temp_store();
+    let line = r#"{"id":"a","content":"x","feel_salience":0.25,"feel_aesthetic_quality":1,"functional_valence":0.5}"#;
+    import_jsonl(&store, "a.jsonl", line).unwrap();
+    let m = &memories_by_id(&store)["a"];
+    assert_eq!(
+        m.feel[feel_field_index("functional_salience").unwrap()],
+        Some(0.25)
+    );
+    assert_eq!(
+        m.feel[feel_field_index("functional_aesthetic_quality").unwrap()],
+        Some(1.0)
+    );
+    assert_eq!(
+        m.composite(Composite::FunctionalSignificance),
+        Some(1.75 / 3.0)
+    );
+    let export = export_all(&store);
+    assert!(export.contains(r#""functional_salience":0.25"#), "{export}");
+    assert!(!export.contains("feel_salience"), "{export}");
+
+    let (_dir, store) = temp_store();
+    let bad = [
+        r#"{"id":"b","body":"x","functional_valence":-0.5}"#,
+        r#"{"id":"c","body":"x","feel_valence":-1.5}"#,
+        r#"{"id":"d","body":"x","feel_salience":0.1,"functional_salience":0.2}"#,
+        r#"{"id":"e","body":"x","trust_score":7}"#,
+        r#"{"id":"f","body":"x","trust_score":2.5}"#,
+    ]
+    .join("\n");
+    let err = match import_jsonl(&store, "bad.jsonl", &bad) {
+        Err(ExchangeError::Invalid { problems, .. }) => problems.lines().join("\n"),
+        other => panic!("{other:?}"),
+    };
+    for want in [
+        "bad.jsonl:1: functional_valence",
+        "bad.jsonl:2: feel_valence",
+        "bad.jsonl:3: functional_salience",
+        "bad.jsonl:4: trust_score",
+        "bad.jsonl:5: trust_score",
+    ] {
+        assert!(err.contains(want), "{want} in {err}");
+    }
+    assert!(memories_by_id(&store).is_empty());
+}
+
+#[test]
+fn a_store_of_the_29_field_memlens_is_migrated_once_losing_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.redb");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/schema5_index8.redb"),
+        &path,
+    )
+    .unwrap();
+    let store = Store::open(&path).unwrap();
+    let before = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/schema5_index8.export.jsonl"),
+    )
+    .unwrap();
+    // the 29-field form's layer-2 names are the functional fields now; nothing else moves
+    let renamed = ["salience", "urgency", "agency", "novelty"]
+        .iter()
+        .fold(before, |text, name| {
+            text.replace(
+                &format!("\"feel_{name}\""),
+                &format!("\"functional_{name}\""),
+            )
+        });
+    assert_eq!(export_all(&store), renamed);
+    let m = &memories_by_id(&store)["functional-only"];
+    assert_eq!(m.composite(Composite::FeelSignificance), None);
+    assert!((m.composite(Composite::FunctionalSignificance).unwrap() - 0.4).abs() < 1e-12);
+    drop(store);
+    // a second open finds it current and changes nothing
+    let again = Store::open(&path).unwrap();
+    assert_eq!(export_all(&again), renamed);
+}
