@@ -214,3 +214,111 @@ fn a_store_of_the_29_field_memlens_is_migrated_once_losing_nothing() {
     let again = Store::open(&path).unwrap();
     assert_eq!(export_all(&again), renamed);
 }
+
+#[test]
+fn the_mcp_memory_servers_own_file_imports_whole_as_its_graph_says() {
+    let (dir, store) = temp_store();
+    let summary =
+        import_paths(&store, &[&reference("mcp_memory.jsonl")], OnConflict::Fail).unwrap();
+    let graph = json_file("mcp_memory.graph.json");
+    let entities = graph["entities"].as_array().unwrap();
+    assert_eq!(summary.added, entities.len());
+    let got = memories_by_id(&store);
+    // every memory maps back to its entity's name: its id, or `source.id` when the
+    // name cannot be an id
+    let by_name: BTreeMap<String, &Memory> = got
+        .values()
+        .map(|m| {
+            let name = m
+                .source
+                .as_ref()
+                .and_then(|s| s.id.clone())
+                .unwrap_or_else(|| m.id.clone());
+            (name, m)
+        })
+        .collect();
+    let id_of = |name: &str| match by_name.get(name) {
+        Some(m) => m.id.clone(),
+        None => memlens::exchange::mcp_memory::entity_id(name).into_owned(),
+    };
+    for e in entities {
+        let name = e["name"].as_str().unwrap();
+        let m = by_name[name];
+        assert_eq!(m.title.as_deref(), Some(name), "the full name is the title");
+        let observations: Vec<&str> = e["observations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o.as_str().unwrap())
+            .collect();
+        assert_eq!(m.body, observations.join("\n"), "{name}");
+        assert_eq!(m.memory_type, e["entityType"].as_str().unwrap());
+    }
+    assert!(by_name["Empty"].has_empty_body());
+    let reader = store.read().unwrap();
+    for r in graph["relations"].as_array().unwrap() {
+        let (from, to) = (r["from"].as_str().unwrap(), r["to"].as_str().unwrap());
+        let kind = r["relationType"].as_str().unwrap();
+        let (from_id, to_id) = (id_of(from), id_of(to));
+        let held = [(&from_id, &to_id), (&to_id, &from_id)]
+            .iter()
+            .any(|(holder, target)| {
+                got.get(holder.as_str()).is_some_and(|m| {
+                    m.relationships
+                        .iter()
+                        .any(|l| &l.target == *target && l.kind == kind)
+                })
+            });
+        assert!(held, "relation {from:?} -> {to:?} is kept");
+        // a missing end is not counted
+        for (end, other) in [(&from_id, &to_id), (&to_id, &from_id)] {
+            if let Some(m) = got.get(end.as_str())
+                && !got.contains_key(other.as_str())
+            {
+                // distinct memories of the store linked either way; missing ones not
+                let linked = got
+                    .values()
+                    .filter(|o| o.id != m.id)
+                    .filter(|o| {
+                        m.relationships.iter().any(|l| l.target == o.id)
+                            || o.relationships.iter().any(|l| l.target == m.id)
+                    })
+                    .count();
+                assert_eq!(
+                    reader.relationship_count(m).unwrap() as usize,
+                    linked,
+                    "{end}"
+                );
+            }
+        }
+    }
+    // the command line shows the empty memory as such
+    let db = dir.path().join("store.redb");
+    drop(reader);
+    drop(store);
+    let out = memlens(
+        dir.path(),
+        &["--db", db.to_str().unwrap(), "get", "Empty"],
+        &[],
+    );
+    assert!(stdout(&out).contains("(empty memory"), "{}", stdout(&out));
+    let blank = dir.path().join("blank.jsonl");
+    std::fs::write(
+        &blank,
+        "{\"id\":\"blank\",\"body\":\"  \\n\",\"type\":\"todo\"}\n",
+    )
+    .unwrap();
+    let db = db.to_str().unwrap();
+    let out = memlens(
+        dir.path(),
+        &["--db", db, "import", blank.to_str().unwrap()],
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = memlens(
+        dir.path(),
+        &["--db", db, "search", "--filter", "type=todo"],
+        &[],
+    );
+    assert!(stdout(&out).contains("(empty memory)"), "{}", stdout(&out));
+}

@@ -124,10 +124,24 @@ pub fn page(reader: &StoreReader, m: &Memory, now: Timestamp) -> Result<String, 
             m.confidence_tier(now)
         ),
     );
+    if let Some(level) = m.trust_level {
+        row(
+            "confidential",
+            format!("{} (trust level {} of 5)", level.label(), level.number()),
+        );
+    }
+    if !m.ratings.is_empty() {
+        let raters: Vec<String> = m
+            .ratings
+            .iter()
+            .map(|r| format!("{} {}", r.rater, r.value))
+            .collect();
+        row("raters", raters.join(", "));
+    }
     let scored: Vec<String> = FEEL_DIMS
         .iter()
         .zip(&m.feel)
-        .filter_map(|(d, v)| v.map(|v| format!("{} {v}", d.name)))
+        .filter_map(|(d, v)| v.map(|v| format!("{} {v}", d.field)))
         .collect();
     if !scored.is_empty() {
         row("feel", scored.join(", "));
@@ -142,7 +156,7 @@ pub fn page(reader: &StoreReader, m: &Memory, now: Timestamp) -> Result<String, 
     }
     for rel in &m.relationships {
         let target = match reader.get(&rel.target)? {
-            Some(t) => format!("{} ({})", rel.target, t.headline()),
+            Some(t) => format!("{} ({})", rel.target, t.shown_headline()),
             None => format!("{} (missing)", rel.target),
         };
         let strength = rel
@@ -165,13 +179,20 @@ pub fn page(reader: &StoreReader, m: &Memory, now: Timestamp) -> Result<String, 
             .as_deref()
             .map(|p| format!(": {p}"))
             .unwrap_or_default();
-        row("source", format!("{}{path}", s.system));
+        let id =
+            s.id.as_deref()
+                .map(|i| format!(" (its id there: {i})"))
+                .unwrap_or_default();
+        row("source", format!("{}{path}{id}", s.system));
     }
     for (k, v) in &m.extra {
         row("extra", format!("{k}: {v}"));
     }
     let mut text = lines.join("\n");
     text.push_str("\n\n");
+    if m.has_empty_body() {
+        text.push_str("(empty memory: the body is empty)");
+    }
     text.push_str(&m.body);
     if !text.ends_with('\n') {
         text.push('\n');

@@ -2,20 +2,26 @@
 //! `{"type":"entity", name, entityType, observations[]}` and
 //! `{"type":"relation", from, to, relationType}` lines.
 //!
-//! Mapping: an entity is a memory with id = title = `name`, body = the observations
-//! joined by newlines (the name itself when it has none, with a warning), type =
-//! `entityType` lowercased with every character outside `[a-z0-9_-]` made `_` and cut to
-//! 40 (`note` when nothing is left; the original goes to `extra.entityType` when it
-//! differs). A relation becomes a relationship `{target: to, kind: relationType}` on the
-//! `from` memory, which must be an entity of the same file; a relation from an entity
-//! to itself is skipped with a warning, a repeated one dropped. The file has no
-//! timestamps, so memories are created at the import time. `source` =
-//! `{system: "mcp-memory", path}`.
+//! Mapping: an entity is a memory with title = `name` (its full text, however long,
+//! newlines included), id = [`entity_id`] of the name, body = the observations joined
+//! by newlines (empty when it has none: an empty memory), type = `entityType`
+//! lowercased with every character outside `[a-z0-9_-]` made `_` and cut to 40 (`note`
+//! when nothing is left; the original goes to `extra.entityType` when it differs). A
+//! relation becomes a relationship `{target: entity_id(to), kind: relationType}` on
+//! the `from` memory; the server accepts relations whose `from` or `to` entity was
+//! deleted or never created, and such a relation is kept as a link to a missing
+//! memory, held by the end that is in the file (links are undirected). One with
+//! neither end in the file has no memory to hold it and is skipped with a warning; a
+//! relation from an entity to itself is skipped with a warning, a repeated one
+//! dropped. The file has no timestamps, so memories are created at the import time.
+//! `source` = `{system: "mcp-memory", path}`, with `id` = the entity's name when the
+//! memlens id differs from it.
 
 use super::{ExchangeError, RecordSink, deliver, jsonl, lines};
 use crate::model::validate::id_problem;
 use crate::model::{Memory, Timestamp};
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
@@ -44,10 +50,8 @@ pub fn read(
         };
         match obj.get("type").and_then(Value::as_str) {
             Some("entity") => {
-                if let Some(entity) = entity(&obj, name, sink, line) {
-                    if let Some(Value::String(n)) = entity.fields.get("id") {
-                        by_name.entry(n.clone()).or_insert(entities.len());
-                    }
+                if let Some((entity_name, entity)) = entity(&obj, name, sink, line) {
+                    by_name.entry(entity_name).or_insert(entities.len());
                     entities.push(entity);
                 }
             }
@@ -91,12 +95,34 @@ fn string_field(
     }
 }
 
+/// The memlens id of an entity named `name`: the name itself when it is a valid id
+/// (1–200 characters, no control character), else its first 180 characters with each
+/// control character made a space, `~`, and the 16 hex digits of the 64-bit FNV-1a
+/// hash of the whole name's UTF-8. The same name always gives the same id, so a
+/// re-import finds its memories again and a relation to a long name finds its memory;
+/// the name itself is kept as the title and as `source.id`.
+pub fn entity_id(name: &str) -> Cow<'_, str> {
+    if id_problem(name).is_none() {
+        return Cow::Borrowed(name);
+    }
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    let head: String = name
+        .chars()
+        .take(180)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    Cow::Owned(format!("{}~{hash:016x}", head.trim_end()))
+}
+
+/// One entity line read: its name and the memory being assembled.
 fn entity(
     obj: &Map<String, Value>,
     file: &str,
     sink: &mut dyn RecordSink,
     line: usize,
-) -> Option<Entity> {
+) -> Option<(String, Entity)> {
     let entity_name = string_field(obj, "name", sink, line)?;
     let entity_type = match obj.get("entityType") {
         None | Some(Value::Null) => String::new(),
@@ -125,26 +151,20 @@ fn entity(
             return None;
         }
     }
-    let body = if observations.iter().all(|o| o.trim().is_empty()) {
-        sink.warning(
-            line,
-            "observations",
-            "none; the entity's name is used as its body".into(),
-        );
-        entity_name.clone()
-    } else {
-        observations.join("\n")
-    };
+    let body = observations.join("\n");
     let memory_type = memory_type(&entity_type);
+    let id = entity_id(&entity_name);
     let mut fields = Map::new();
-    fields.insert("id".into(), entity_name.clone().into());
-    fields.insert("title".into(), entity_name.into());
+    fields.insert("id".into(), id.as_ref().into());
+    fields.insert("title".into(), entity_name.clone().into());
     fields.insert("body".into(), body.into());
     fields.insert("type".into(), memory_type.clone().into());
-    fields.insert(
-        "source".into(),
-        json!({"system": "mcp-memory", "path": file}),
-    );
+    let source = if id == entity_name.as_str() {
+        json!({"system": "mcp-memory", "path": file})
+    } else {
+        json!({"system": "mcp-memory", "path": file, "id": entity_name})
+    };
+    fields.insert("source".into(), source);
     if memory_type != entity_type {
         fields.insert("entityType".into(), entity_type.into());
     }
@@ -156,11 +176,14 @@ fn entity(
             fields.insert(key.clone(), value.clone());
         }
     }
-    Some(Entity {
-        line,
-        fields,
-        relationships: Vec::new(),
-    })
+    Some((
+        entity_name,
+        Entity {
+            line,
+            fields,
+            relationships: Vec::new(),
+        },
+    ))
 }
 
 /// A valid memory type made from an MCP `entityType`.
@@ -202,18 +225,6 @@ fn attach(
     let (Some(from), Some(to), Some(kind)) = (from, to, kind) else {
         return;
     };
-    if let Some(p) = id_problem(&to) {
-        sink.problem(line, "to", p);
-        return;
-    }
-    let Some(&index) = by_name.get(&from) else {
-        sink.problem(
-            line,
-            "from",
-            format!("no entity named {from:?} in this file"),
-        );
-        return;
-    };
     if from == to {
         sink.warning(
             line,
@@ -222,8 +233,23 @@ fn attach(
         );
         return;
     }
-    let rel = json!({"target": to, "kind": kind});
-    let rels = &mut entities[index].relationships;
+    // The end in the file holds the link; its other end may be missing.
+    let (holder, target) = match (by_name.get(&from), by_name.get(&to)) {
+        (Some(&index), _) => (index, &to),
+        (None, Some(&index)) => (index, &from),
+        (None, None) => {
+            sink.warning(
+                line,
+                "from",
+                format!(
+                    "neither {from:?} nor {to:?} is an entity of this file; the relation is skipped"
+                ),
+            );
+            return;
+        }
+    };
+    let rel = json!({"target": entity_id(target), "kind": kind});
+    let rels = &mut entities[holder].relationships;
     if !rels.contains(&rel) {
         rels.push(rel);
     }
@@ -263,17 +289,31 @@ mod tests {
         assert_eq!(ada.body, "wrote notes\nfirst program");
         assert_eq!(ada.memory_type, "person");
         assert_eq!(ada.extra["entityType"], json!("Person"));
-        assert_eq!(ada.relationships.len(), 1);
+        assert_eq!(ada.relationships.len(), 2);
         assert_eq!(ada.relationships[0].target, "Analytical Engine");
         assert_eq!(ada.relationships[0].kind, "works_on");
         let engine = &sink.memories[1].2;
-        assert_eq!(engine.body, "Analytical Engine");
+        assert_eq!(engine.body, "");
         assert!(!engine.extra.contains_key("entityType"));
-        assert_eq!(sink.warnings.len(), 1);
-        assert_eq!(
-            sink.problems[0].to_string(),
-            "memory.jsonl:4: from: no entity named \"Ghost\" in this file"
-        );
+        assert!(sink.warnings.is_empty(), "{:?}", sink.warnings);
+        assert!(sink.problems.is_empty(), "{:?}", sink.problems);
+        // the relation from an entity the file lacks is held by its other end
+        assert_eq!(ada.relationships[1].target, "Ghost");
+        assert_eq!(ada.relationships[1].kind, "knows");
+    }
+
+    #[test]
+    fn names_that_are_not_ids_get_a_stable_id_and_keep_their_text() {
+        assert_eq!(entity_id("Ada"), "Ada");
+        let long = "x".repeat(250);
+        let id = entity_id(&long);
+        assert_eq!(id, entity_id(&long));
+        assert!(crate::model::validate::id_problem(&id).is_none(), "{id}");
+        assert_ne!(entity_id(&"x".repeat(251)), id);
+        let two = entity_id("first\nsecond");
+        assert!(two.starts_with("first second~"), "{two}");
+        assert_ne!(entity_id("first\tsecond"), two);
+        assert!(crate::model::validate::id_problem(&entity_id("")).is_none());
     }
 
     #[test]

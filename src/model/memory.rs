@@ -115,6 +115,9 @@ pub struct Rating {
 
 /// The default kind of a relationship.
 pub const DEFAULT_RELATIONSHIP_KIND: &str = "related";
+/// What the browser and the command line show for a memory with neither a title nor
+/// a body.
+pub const EMPTY_HEADLINE: &str = "(empty memory)";
 /// The default memory type.
 pub const DEFAULT_TYPE: &str = "note";
 
@@ -219,6 +222,21 @@ impl Memory {
     /// True when at least one dimension is scored.
     pub fn is_scored(&self) -> bool {
         self.feel.iter().any(Option::is_some)
+    }
+
+    /// True when the body is empty or blank: a memory all the same (hivelore loads such
+    /// files, OpenMemory and the MCP memory server write them).
+    pub fn has_empty_body(&self) -> bool {
+        self.body.trim().is_empty()
+    }
+
+    /// The headline as the browser and the command line show it: [`Self::headline`],
+    /// or [`EMPTY_HEADLINE`] when there is none, so an empty memory is seen as such.
+    pub fn shown_headline(&self) -> &str {
+        match self.headline() {
+            "" => EMPTY_HEADLINE,
+            h => h,
+        }
     }
 
     /// The title, or else the first non-blank body line, trimmed (the list's headline).

@@ -15,7 +15,7 @@ pub use feel::{
     feel_index, input_dim_index,
 };
 pub use keys::is_model_key;
-pub use memory::{Memory, Rating, Relationship, Scope, Source, Status};
+pub use memory::{EMPTY_HEADLINE, Memory, Rating, Relationship, Scope, Source, Status};
 pub use timestamp::Timestamp;
 pub use trust::TrustLevel;
 pub use validate::{Checked, FieldError};

@@ -166,7 +166,7 @@ pub fn table(req: &SearchRequest, resp: &SearchResponse) -> String {
                 m.status.as_str().to_string(),
                 created.get(..10).unwrap_or(&created).to_string(),
                 h.score.map(|s| format!("{s:.3}")).unwrap_or_default(),
-                cut(&one_line(m.headline()), 60),
+                cut(&one_line(m.shown_headline()), 60),
             ]
         })
         .collect();

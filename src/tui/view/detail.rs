@@ -3,7 +3,7 @@
 
 use super::text::{inert, width, wrap};
 use super::{Look, field};
-use crate::model::{Composite, FEEL_DIMS, Memory};
+use crate::model::{Composite, FEEL_DIMS, Layer, Memory};
 use crate::tui::state::{DetailView, Focus, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -77,7 +77,7 @@ fn build<'a>(d: &'a DetailView, state: &State, look: Option<&Look<'_>>, w: usize
     };
     let mut out = Vec::new();
     let m = &d.memory;
-    for line in wrap(m.headline(), w) {
+    for line in wrap(m.shown_headline(), w) {
         out.push(Line::styled(line, look.theme.accent()));
     }
     out.push(field("id", inert(&m.id).into_owned(), look));
@@ -99,7 +99,17 @@ fn build<'a>(d: &'a DetailView, state: &State, look: Option<&Look<'_>>, w: usize
     if let Some(avg) = m.rating_avg() {
         rating.push_str(&format!(" · avg {avg:.2}"));
     }
+    for r in &m.ratings {
+        rating.push_str(&format!(" · {} {}", inert(&r.rater), r.value));
+    }
     out.push(field("rating", rating, look));
+    if let Some(level) = m.trust_level {
+        out.push(field(
+            "confidential",
+            format!("{} ({} of 5)", level.label(), level.number()),
+            look,
+        ));
+    }
     if !m.tags.is_empty() {
         let tags: Vec<String> = m.tags.iter().map(|t| inert(t).into_owned()).collect();
         out.push(field("tags", tags.join(", "), look));
@@ -224,18 +234,24 @@ fn scores(out: &mut Vec<Line<'_>>, m: &Memory, look: &Look<'_>, w: usize) {
             out.push(bar_line(c.field(), v, lo, hi, look, w));
         }
     }
-    heading(out, "feel_*", look);
-    let mut unscored = Vec::new();
-    for (dim, value) in FEEL_DIMS.iter().zip(&m.feel) {
-        match value {
-            Some(v) => out.push(bar_line(dim.name, *v, dim.min, dim.max, look, w)),
-            None => unscored.push(dim.name),
+    for (title, layer) in [
+        ("feel_*", Layer::Emotional),
+        ("functional_*", Layer::Functional),
+    ] {
+        heading(out, title, look);
+        let mut unscored = Vec::new();
+        for (dim, value) in FEEL_DIMS.iter().zip(&m.feel) {
+            match value {
+                _ if dim.layer != layer => {}
+                Some(v) => out.push(bar_line(dim.name, *v, dim.min, dim.max, look, w)),
+                None => unscored.push(dim.name),
+            }
         }
-    }
-    if !unscored.is_empty() {
-        let text = format!("not scored: {}", unscored.join(", "));
-        for line in wrap(&text, w) {
-            out.push(Line::styled(line, look.theme.muted()));
+        if !unscored.is_empty() {
+            let text = format!("not scored: {}", unscored.join(", "));
+            for line in wrap(&text, w) {
+                out.push(Line::styled(line, look.theme.muted()));
+            }
         }
     }
 }
