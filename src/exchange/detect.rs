@@ -1,6 +1,7 @@
 //! `--format auto`: telling the formats apart by the path and the first record.
 //!
-//! A directory or a `.md` file is hivelore; a `.gz` file is OpenMemory; otherwise the
+//! A directory or a `.md` file is hivelore; a `.gz` file or a zip archive is OpenMemory
+//! (its export and the zip its UI downloads); otherwise the
 //! first non-blank line decides: `content` and `state` keys mean OpenMemory, a `type` of
 //! `entity` or `relation` means the MCP memory server, anything else is canonical JSONL
 //! (whose reader then reports what is wrong with it, if anything).
@@ -15,7 +16,7 @@ pub fn detect(path: &Path) -> Result<Format, ExchangeError> {
     if meta.is_dir() || has_extension(path, "md") {
         return Ok(Format::Hivelore);
     }
-    if lines::is_gzip(path) {
+    if lines::is_gzip(path) || super::openmemory_zip::is_zip(path) {
         return Ok(Format::Openmemory);
     }
     Ok(match lines::first_line(path)? {

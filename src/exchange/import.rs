@@ -10,6 +10,7 @@ use super::error::{ExchangeError, ImportError, Problems};
 use super::pipeline::{Backlog, ChannelSink, Event};
 use super::{
     Format, OnConflict, RecordSink, detect, hivelore, jsonl, lines, mcp_memory, openmemory,
+    openmemory_zip,
 };
 use crate::model::Timestamp;
 use crate::store::{BulkWriter, Prepared, STEP_BYTES, Store, StoreError, StoreWriter};
@@ -200,6 +201,9 @@ pub fn read_source(
                 Format::McpMemory => {
                     sink.file(&name);
                     mcp_memory::read(lines::open(path)?, path, &name, sink, now)?;
+                }
+                Format::Openmemory if openmemory_zip::is_zip(path) => {
+                    openmemory_zip::read(path, &name, sink, now)?;
                 }
                 Format::Openmemory => {
                     sink.file(&name);

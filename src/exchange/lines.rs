@@ -86,6 +86,12 @@ impl<R: Read> Read for Inflated<R> {
     }
 }
 
+/// A gzip stream read from `compressed` (of `compressed_len` bytes, 0 when unknown)
+/// that fails once it passes [`gzip_limit`], as [`open`] reads `.gz` files.
+pub fn gunzip<R: Read>(compressed: R, compressed_len: u64) -> impl Read {
+    Inflated::new(compressed, gzip_limit(compressed_len))
+}
+
 /// The error for a read of `path` failing at `line`: a gzip file past its limit is
 /// [`ExchangeError::TooLarge`] at that line, any other failure an I/O error.
 pub fn read_error(path: &Path, line: usize, e: std::io::Error) -> ExchangeError {

@@ -18,6 +18,7 @@ pub mod jsonl;
 pub mod lines;
 pub mod mcp_memory;
 pub mod openmemory;
+pub mod openmemory_zip;
 pub mod pipeline;
 
 pub use error::{ExchangeError, ImportError, PROBLEM_CAP, Problems};
@@ -37,7 +38,8 @@ pub enum Format {
     Hivelore,
     /// The MCP reference memory server's `memory.jsonl` (entities and relations).
     McpMemory,
-    /// OpenMemory's `memories.jsonl` or `memories.jsonl.gz` export.
+    /// OpenMemory's `memories.jsonl` or `memories.jsonl.gz` export, or the zip its UI
+    /// downloads.
     Openmemory,
 }
 

@@ -1,5 +1,6 @@
 //! OpenMemory's export (`memories.jsonl`, or `.jsonl.gz`): lines of `{id, content,
-//! metadata, created_at, updated_at, state, app, categories[]}`.
+//! metadata, created_at, updated_at, state, app, categories[]}`. The zip its UI
+//! downloads holds that file beside `memories.json` ([`super::openmemory_zip`]).
 //!
 //! Mapping: `content` → body; `categories` → tags; `state` `active` keeps the default
 //! status (draft), `archived` → deprecated, `paused` → stale, `deleted` → `deleted_at` =
@@ -11,6 +12,7 @@
 use super::{ExchangeError, RecordSink, deliver, jsonl, lines};
 use crate::model::{Memory, Timestamp};
 use serde_json::{Map, Value, json};
+use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -22,14 +24,49 @@ pub fn read(
     sink: &mut dyn RecordSink,
     now: Timestamp,
 ) -> Result<(), ExchangeError> {
+    read_with(reader, path, name, sink, now, &HashMap::new())
+}
+
+/// [`read`], each record completed with the fields `more` holds for its id (those it
+/// lacks: the `deleted_at` and `archived_at` that only the zip's `memories.json` has).
+pub fn read_with(
+    reader: impl BufRead,
+    path: &Path,
+    name: &str,
+    sink: &mut dyn RecordSink,
+    now: Timestamp,
+    more: &HashMap<String, Map<String, Value>>,
+) -> Result<(), ExchangeError> {
     lines::for_each_line(reader, path, sink, |sink, line, text| {
-        let Some(obj) = jsonl::parse_object(sink, line, text) else {
+        let Some(mut obj) = jsonl::parse_object(sink, line, text) else {
             return;
         };
-        if let Some(canonical) = to_canonical(&obj, name, sink, line, now) {
-            deliver(sink, line, Memory::from_json(&canonical, now));
+        if let Some(fields) = obj
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|id| more.get(id))
+        {
+            for (k, v) in fields {
+                if !obj.contains_key(k) {
+                    obj.insert(k.clone(), v.clone());
+                }
+            }
         }
+        record(&obj, name, sink, line, now);
     })
+}
+
+/// Delivers one OpenMemory record (`line` in `name`) as a memory, or its problems.
+pub fn record(
+    obj: &Map<String, Value>,
+    name: &str,
+    sink: &mut dyn RecordSink,
+    line: usize,
+    now: Timestamp,
+) {
+    if let Some(canonical) = to_canonical(obj, name, sink, line, now) {
+        deliver(sink, line, Memory::from_json(&canonical, now));
+    }
 }
 
 /// The OpenMemory states and the status each one maps to (`deleted` is handled apart).
