@@ -131,6 +131,33 @@ fn set_refuses_unknown_derived_and_bad_fields_naming_them() {
 }
 
 #[test]
+fn a_raters_second_rating_replaces_the_first_and_can_be_retracted() {
+    let (_dir, store) = store_with(&["a"]);
+    assert_eq!(
+        ok(&store, &["rate", "a", "5", "--rater", "ann"]),
+        ["rated a 5: rating 3.33 from 1 rating"]
+    );
+    assert_eq!(
+        ok(&store, &["rate", "a", "1", "--rater", "ann"]),
+        ["rated a 1: rating 2.67 from 1 rating"]
+    );
+    assert_eq!(
+        ok(&store, &["rate", "a", "4", "--rater", "bo"]),
+        ["rated a 4: rating 2.86 from 2 ratings"]
+    );
+    assert_eq!(
+        ok(&store, &["rate", "a", "--retract", "--rater", "ann"]),
+        ["retracted the rating of ann on a: rating 3.17 from 1 rating"]
+    );
+    assert_eq!(
+        ok(&store, &["rate", "a", "--retract", "--rater", "ann"]),
+        ["unchanged a: has no rating by that rater"]
+    );
+    fails(&store, &["rate", "a", "3", "--retract"], 2, &["--retract"]);
+    fails(&store, &["rate", "a"], 2, &[]);
+}
+
+#[test]
 fn rate_approve_reject_print_one_line_per_changed_memory() {
     let (_dir, store) = store_with(&["a", "b", "c"]);
     assert_eq!(

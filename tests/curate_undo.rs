@@ -182,8 +182,13 @@ fn the_history_forgets_the_oldest_change_beyond_its_depth() {
     seed(&store, &[memory("a")]);
     let mut stack = UndoStack::new(2);
     for i in 0..3 {
+        // three raters: one rater's repeated rating would change nothing
+        let rate = Edit::RateAs {
+            rater: format!("rater {i}"),
+            rating: 3,
+        };
         stack
-            .apply_at(&store, &Change::edit(["a"], Edit::Rate(3)), t(i))
+            .apply_at(&store, &Change::edit(["a"], rate), t(i))
             .unwrap();
     }
     assert_eq!(stack.len(), 2);

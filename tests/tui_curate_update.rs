@@ -126,6 +126,24 @@ fn rate_takes_the_next_digit_and_ignores_other_keys() {
 }
 
 #[test]
+fn a_second_rating_replaces_yours_and_zero_takes_it_back() {
+    let (_f, mut b) = start();
+    let id = cursor(&b);
+    let before = stored(&b, &id).expect("stored");
+    b.type_keys("r4");
+    b.type_keys("r2");
+    shown_everywhere(&b, &id, |m| {
+        m.rating_count == before.rating_count + 1 && m.rating_sum == before.rating_sum + 2
+    });
+    b.type_keys("r0");
+    assert_eq!(b.state.overlay, None);
+    shown_everywhere(&b, &id, |m| {
+        m.rating_count == before.rating_count && m.rating_sum == before.rating_sum
+    });
+    assert_eq!(stored(&b, &id).map(|m| m.ratings), Some(before.ratings));
+}
+
+#[test]
 fn type_and_scope_come_from_pickers_with_a_prompt_for_new_types_and_modules() {
     let (_f, mut b) = start();
     let id = cursor(&b);

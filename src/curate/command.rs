@@ -23,13 +23,21 @@ pub enum CurateCommand {
         #[arg(value_name = "FIELD=VALUE", required = true)]
         fields: Vec<String>,
     },
-    /// Rate a memory 1–5 (adds to its ratings; the Bayesian score follows).
+    /// Rate a memory 1–5 as one rater: a rater has one rating, which a new one replaces
+    /// (the imported aggregate stays; the Bayesian score follows). `--retract` takes it
+    /// back.
     Rate {
         /// The memory.
         id: String,
         /// The rating, 1–5.
-        #[arg(value_parser = clap::value_parser!(u8).range(1..=5))]
-        rating: u8,
+        #[arg(value_parser = clap::value_parser!(u8).range(1..=5), required_unless_present = "retract")]
+        rating: Option<u8>,
+        /// Take back the rater's rating instead.
+        #[arg(long, conflicts_with = "rating")]
+        retract: bool,
+        /// Who rates (default: $MEMLENS_RATER, else the login name).
+        #[arg(long)]
+        rater: Option<String>,
     },
     /// Approve memories: status validated, validated by a human.
     Approve {
@@ -109,8 +117,22 @@ impl CurateCommand {
                 std::slice::from_ref(id),
                 Edit::Set(parse_assignments(fields)?),
             ),
-            CurateCommand::Rate { id, rating } => {
-                edit(std::slice::from_ref(id), Edit::Rate(*rating))
+            CurateCommand::Rate {
+                id,
+                rating,
+                retract,
+                rater,
+            } => {
+                let rater = rater.clone().unwrap_or_else(super::edit::current_rater);
+                let e = match rating {
+                    Some(rating) if !retract => Edit::RateAs {
+                        rater,
+                        rating: *rating,
+                    },
+                    _ => Edit::Retract { rater: Some(rater) },
+                };
+                e.check()?;
+                edit(std::slice::from_ref(id), e)
             }
             CurateCommand::Approve { ids } => edit(ids, Edit::Approve),
             CurateCommand::Reject { ids, reason } => edit(
@@ -164,13 +186,27 @@ pub fn report(change: &Change, applied: &Applied, out: &mut dyn Write) -> Curate
         match (change, &entry.after) {
             (
                 Change::Edit {
-                    edit: Edit::Rate(n),
+                    edit: Edit::Rate(n) | Edit::RateAs { rating: n, .. },
                     ..
                 },
                 Some(m),
             ) => writeln!(
                 out,
                 "rated {id} {n}: rating {:.2} from {} rating{}",
+                m.rating_bayesian(),
+                m.rating_count,
+                if m.rating_count == 1 { "" } else { "s" }
+            )?,
+            (
+                Change::Edit {
+                    edit: Edit::Retract { rater },
+                    ..
+                },
+                Some(m),
+            ) => writeln!(
+                out,
+                "retracted the rating of {} on {id}: rating {:.2} from {} rating{}",
+                rater.as_deref().unwrap_or("you"),
                 m.rating_bayesian(),
                 m.rating_count,
                 if m.rating_count == 1 { "" } else { "s" }

@@ -3,7 +3,7 @@
 
 use super::error::{CurateError, CurateResult};
 use super::field::FieldValue;
-use crate::model::{FieldError, Memory, Status, Timestamp};
+use crate::model::{FieldError, Memory, Rating, Status, Timestamp};
 use serde_json::Value;
 
 /// Key in `extra` where hivelore records who validated a memory.
@@ -26,8 +26,22 @@ pub enum Edit {
         /// Why it is rejected.
         reason: String,
     },
-    /// Add one rating 1–5.
+    /// Rate 1–5 as the person at this terminal ([`current_rater`]): their rating,
+    /// replacing the one they gave before.
     Rate(u8),
+    /// Rate 1–5 as a named rater, replacing that rater's earlier rating.
+    RateAs {
+        /// Who rates.
+        rater: String,
+        /// The rating, 1–5.
+        rating: u8,
+    },
+    /// Take back a rater's rating (`None`: the person at this terminal); the imported
+    /// aggregate stays.
+    Retract {
+        /// Whose rating.
+        rater: Option<String>,
+    },
     /// Soft delete: `deleted_at` = now, with an optional reason.
     Delete {
         /// Why it is deleted.
@@ -45,11 +59,22 @@ impl Edit {
     /// Checks what does not depend on any memory (rating range, a reason present).
     pub fn check(&self) -> CurateResult<()> {
         match self {
-            Edit::Rate(n) if !(1..=5).contains(n) => Err(CurateError::BadValue {
-                field: "rating".into(),
-                value: n.to_string(),
-                reason: "is not a whole number 1–5".into(),
-            }),
+            Edit::Rate(n) | Edit::RateAs { rating: n, .. } if !(1..=5).contains(n) => {
+                Err(CurateError::BadValue {
+                    field: "rating".into(),
+                    value: n.to_string(),
+                    reason: "is not a whole number 1–5".into(),
+                })
+            }
+            Edit::RateAs { rater, .. } | Edit::Retract { rater: Some(rater) }
+                if rater.trim().is_empty() || rater.chars().any(char::is_control) =>
+            {
+                Err(CurateError::BadValue {
+                    field: "rater".into(),
+                    value: rater.clone(),
+                    reason: "is not a name".into(),
+                })
+            }
             Edit::Reject { reason } if reason.trim().is_empty() => Err(CurateError::MissingReason),
             _ => Ok(()),
         }
@@ -74,17 +99,15 @@ impl Edit {
                     .insert(STALE_REASON.into(), reason.trim().into());
                 clear_extra(memory, VALIDATED_BY);
             }
-            Edit::Rate(n) => {
-                let (sum, count) = memory
-                    .rating_sum
-                    .checked_add(u32::from(*n))
-                    .zip(memory.rating_count.checked_add(1))
-                    .ok_or_else(|| CurateError::Invalid {
-                        id: memory.id.clone(),
-                        errors: vec![FieldError::new("rating_count", "too many ratings")],
-                    })?;
-                memory.rating_sum = sum;
-                memory.rating_count = count;
+            Edit::Rate(n) => rate_as(memory, &current_rater(), *n)?,
+            Edit::RateAs { rater, rating } => rate_as(memory, rater, *rating)?,
+            Edit::Retract { rater } => {
+                let rater = rater.clone().unwrap_or_else(current_rater);
+                if let Some(i) = memory.ratings.iter().position(|r| r.rater == rater) {
+                    let old = memory.ratings.remove(i);
+                    memory.rating_sum = memory.rating_sum.saturating_sub(u32::from(old.value));
+                    memory.rating_count = memory.rating_count.saturating_sub(1);
+                }
             }
             Edit::Delete { reason } => {
                 if memory.deleted_at.is_none() {
@@ -112,7 +135,8 @@ impl Edit {
             Edit::Set(_) => "updated",
             Edit::Approve => "approved",
             Edit::Reject { .. } => "rejected",
-            Edit::Rate(_) => "rated",
+            Edit::Rate(_) | Edit::RateAs { .. } => "rated",
+            Edit::Retract { .. } => "retracted the rating of",
             Edit::Delete { .. } => "deleted",
             Edit::Restore => "restored",
             Edit::Tag(_) => "tagged",
@@ -126,7 +150,8 @@ impl Edit {
             Edit::Set(_) => "already has those values",
             Edit::Approve => "already approved",
             Edit::Reject { .. } => "already rejected for that reason",
-            Edit::Rate(_) => "rating unchanged",
+            Edit::Rate(_) | Edit::RateAs { .. } => "rating unchanged",
+            Edit::Retract { .. } => "has no rating by that rater",
             Edit::Delete { .. } => "already deleted",
             Edit::Restore => "not deleted",
             Edit::Tag(_) => "already has those tags",
@@ -143,13 +168,56 @@ impl Edit {
             }
             Edit::Approve => "approve".into(),
             Edit::Reject { .. } => "reject".into(),
-            Edit::Rate(n) => format!("rate {n}"),
+            Edit::Rate(n) | Edit::RateAs { rating: n, .. } => format!("rate {n}"),
+            Edit::Retract { .. } => "retract rating".into(),
             Edit::Delete { .. } => "delete".into(),
             Edit::Restore => "restore".into(),
             Edit::Tag(t) => format!("tag {}", t.join(",")),
             Edit::Untag(t) => format!("untag {}", t.join(",")),
         }
     }
+}
+
+/// The rater of ratings given at this terminal: `$MEMLENS_RATER`, else the login name
+/// (`$USER`, `$LOGNAME`), else `you`.
+pub fn current_rater() -> String {
+    ["MEMLENS_RATER", "USER", "LOGNAME"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok())
+        .map(|v| v.trim().to_string())
+        .find(|v| !v.is_empty() && !v.chars().any(char::is_control))
+        .unwrap_or_else(|| "you".into())
+}
+
+/// `rater`'s rating `n` of `memory`: it replaces their earlier one (the sum moves by
+/// the difference, the count stays) or is added to the aggregate, which keeps the
+/// ratings imported with the memory either way — remember-core's rule.
+fn rate_as(memory: &mut Memory, rater: &str, n: u8) -> CurateResult<()> {
+    let too_many = || CurateError::Invalid {
+        id: memory.id.clone(),
+        errors: vec![FieldError::new("rating_count", "too many ratings")],
+    };
+    match memory.ratings.iter().position(|r| r.rater == rater) {
+        Some(i) => {
+            let old = u32::from(memory.ratings[i].value);
+            memory.rating_sum = memory.rating_sum - old.min(memory.rating_sum) + u32::from(n);
+            memory.ratings[i].value = n;
+        }
+        None => {
+            let (sum, count) = memory
+                .rating_sum
+                .checked_add(u32::from(n))
+                .zip(memory.rating_count.checked_add(1))
+                .ok_or_else(too_many)?;
+            memory.rating_sum = sum;
+            memory.rating_count = count;
+            memory.ratings.push(Rating {
+                rater: rater.to_string(),
+                value: n,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Sets an `extra` key to null when it holds a value, keeping the key (hivelore writes
@@ -189,6 +257,33 @@ mod tests {
     }
 
     #[test]
+    fn a_raters_new_rating_replaces_theirs_and_a_retraction_takes_it_back() {
+        let mut m = memory();
+        (m.rating_sum, m.rating_count) = (9, 2); // imported aggregate
+        let rate = |rater: &str, rating| Edit::RateAs {
+            rater: rater.into(),
+            rating,
+        };
+        let retract = |rater: &str| Edit::Retract {
+            rater: Some(rater.into()),
+        };
+        let steps = [
+            (rate("ann", 4), (13, 3)),
+            (rate("ann", 2), (11, 3)),
+            (rate("bo", 5), (16, 4)),
+            (retract("ann"), (14, 3)),
+            (retract("ann"), (14, 3)),
+            (retract("bo"), (9, 2)),
+        ];
+        for (edit, want) in steps {
+            edit.apply_to(&mut m, Timestamp(1)).unwrap();
+            assert_eq!((m.rating_sum, m.rating_count), want, "{edit:?}");
+            assert!(m.validate().is_empty(), "{:?}", m.validate());
+        }
+        assert!(m.ratings.is_empty());
+    }
+
+    #[test]
     fn a_second_delete_keeps_the_first_time_and_restore_clears_both_fields() {
         let mut m = memory();
         let delete = Edit::Delete {
@@ -207,6 +302,11 @@ mod tests {
         assert!(Edit::Rate(0).check().unwrap_err().is_usage());
         assert!(Edit::Rate(6).check().is_err());
         assert!(Edit::Rate(5).check().is_ok());
+        let bad_rater = Edit::RateAs {
+            rater: " ".into(),
+            rating: 3,
+        };
+        assert!(bad_rater.check().is_err());
         let blank = Edit::Reject {
             reason: "  ".into(),
         };

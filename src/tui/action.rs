@@ -162,6 +162,8 @@ pub enum Action {
     /// Rate 5.
     #[serde(rename = "rate_5")]
     Rate5,
+    /// Take back your rating (the imported ratings stay).
+    RetractRating,
     /// Move to the editor's next field.
     EditorNextField,
     /// Move to the editor's previous field.
@@ -370,6 +372,7 @@ impl Action {
             Action::Rate3 => "rate 3",
             Action::Rate4 => "rate 4",
             Action::Rate5 => "rate 5",
+            Action::RetractRating => "take back your rating",
             Action::EditorNextField => "next field",
             Action::EditorPreviousField => "previous field",
             Action::EditorSave => "save",

@@ -276,6 +276,7 @@ fn defaults() -> Vec<(Section, &'static str, Action)> {
         (S::Rate, "3", A::Rate3),
         (S::Rate, "4", A::Rate4),
         (S::Rate, "5", A::Rate5),
+        (S::Rate, "0", A::RetractRating),
         (S::Rate, "esc", A::CloseOverlay),
         (S::LinkPicker, "down", A::PickerNext),
         (S::LinkPicker, "ctrl-n", A::PickerNext),

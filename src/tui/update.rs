@@ -225,6 +225,7 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         | Action::Rate3
         | Action::Rate4
         | Action::Rate5
+        | Action::RetractRating
         | Action::EditorNextField
         | Action::EditorPreviousField
         | Action::EditorSave

@@ -95,6 +95,11 @@ pub(super) fn update(state: &mut State, action: Action, fx: &mut Vec<Effect>) ->
         Action::Rate3 => rate(state, 3, fx),
         Action::Rate4 => rate(state, 4, fx),
         Action::Rate5 => rate(state, 5, fx),
+        Action::RetractRating => {
+            if let Some(Overlay::Rate { ids }) = state.overlay.take() {
+                send(state, Change::edit(ids, Edit::Retract { rater: None }), fx);
+            }
+        }
         Action::Purge => {
             if let Some(ids) = targets(state) {
                 state.overlay = Some(Overlay::Confirm(ConfirmFor::Purge { ids }));

@@ -112,7 +112,13 @@ pub fn draw_rate(frame: &mut Frame<'_>, area: Rect, ids: &[String], look: &Look<
         Line::raw("How useful is it? 1 poor … 5 excellent"),
         Line::from(spans),
         Line::default(),
-        hints(&[(Section::Rate, Action::CloseOverlay, "cancel")], look),
+        hints(
+            &[
+                (Section::Rate, Action::RetractRating, "take back yours"),
+                (Section::Rate, Action::CloseOverlay, "cancel"),
+            ],
+            look,
+        ),
     ];
     frame.render_widget(Paragraph::new(lines), inner);
 }
