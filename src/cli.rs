@@ -146,6 +146,9 @@ pub enum OnConflictArg {
     Skip,
     /// Replace the stored memory
     Overwrite,
+    /// Take the source's text and scores, keep what was done in memlens (status,
+    /// ratings, links, tags, merges, created_at)
+    Update,
 }
 
 impl From<OnConflictArg> for OnConflict {
@@ -154,6 +157,7 @@ impl From<OnConflictArg> for OnConflict {
             OnConflictArg::Fail => OnConflict::Fail,
             OnConflictArg::Skip => OnConflict::Skip,
             OnConflictArg::Overwrite => OnConflict::Overwrite,
+            OnConflictArg::Update => OnConflict::Update,
         }
     }
 }

@@ -371,3 +371,72 @@ fn a_file_that_is_not_openmemorys_zip_is_refused_saying_why() {
     assert!(err.to_string().contains("zip"), "{err}");
     assert!(memories_by_id(&store).is_empty());
 }
+
+#[test]
+fn a_re_import_with_update_takes_the_sources_changes_and_keeps_the_persons_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("store.redb");
+    let db = db.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let out = memlens(dir.path(), &[&["--db", db], args].concat(), &[]);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stdout(&out)
+    };
+    let source = dir.path().join("remember.jsonl");
+    let original = std::fs::read_to_string(reference("remember_core.jsonl")).unwrap();
+    std::fs::write(&source, &original).unwrap();
+    run(&["import", source.to_str().unwrap()]);
+    let expected = json_file("remember_core.expected.json");
+    let ids: Vec<&String> = expected.as_object().unwrap().keys().collect();
+    let (a, b) = (ids[0].as_str(), ids[1].as_str());
+    let get = |id: &str| -> Value { serde_json::from_str(&run(&["get", id, "--json"])).unwrap() };
+    let created = get(a)["created_at"].clone();
+    run(&["approve", a]);
+    run(&["rate", a, "5", "--rater", "ann"]);
+    run(&["link", a, b]);
+    run(&["set", a, "tags=mine"]);
+    // the source changes the text and a score of `a`
+    let changed: String = original
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Map<String, Value> = serde_json::from_str(l).unwrap();
+            if v["id"] == a {
+                v.insert("content".into(), "rewritten by the source".into());
+                v.insert("feel_humor".into(), 0.5.into());
+                v.insert("updated_at".into(), "2027-01-01T00:00:00.000Z".into());
+            }
+            serde_json::to_string(&v).unwrap() + "\n"
+        })
+        .collect();
+    std::fs::write(&source, changed).unwrap();
+    let report = run(&[
+        "import",
+        "--on-conflict",
+        "update",
+        source.to_str().unwrap(),
+    ]);
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(&format!("updated {a}:")))
+        .unwrap_or_else(|| panic!("{report}"));
+    for kept in ["status validated", "1 rating", "1 link", "tags mine"] {
+        assert!(line.contains(kept), "{kept} in {line}");
+    }
+    let m = get(a);
+    assert_eq!(m["body"], "rewritten by the source");
+    assert_eq!(m["feel_humor"], 0.5);
+    assert_eq!(m["status"], "validated");
+    assert_eq!(m["rating_count"], 1);
+    assert_eq!(m["tags"], serde_json::json!(["mine"]));
+    assert_eq!(m["created_at"], created);
+    assert_eq!(m["relationship_count"], 1);
+    assert_eq!(m["updated_at"], "2027-01-01T00:00:00.000Z");
+    // an overwrite, by contrast, is the source's word alone
+    run(&[
+        "import",
+        "--on-conflict",
+        "overwrite",
+        source.to_str().unwrap(),
+    ]);
+    assert_eq!(get(a)["status"], "draft");
+}

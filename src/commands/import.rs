@@ -76,6 +76,14 @@ fn report(summary: &ImportSummary, store_path: &Path, out: &mut dyn Write) -> st
         "{} new, {} replaced, {} skipped",
         summary.added, summary.replaced, summary.skipped
     );
+    for (id, kept) in &summary.updates {
+        let kept = if kept.is_empty() {
+            "nothing of its own".to_string()
+        } else {
+            kept.join(", ")
+        };
+        writeln!(out, "updated {id}: kept {kept}")?;
+    }
     if summary.dry_run {
         writeln!(
             out,

@@ -71,6 +71,8 @@ pub struct ImportSummary {
     pub replaced: usize,
     /// Memories left out because their id was stored (`OnConflict::Skip`).
     pub skipped: usize,
+    /// Per memory updated (`OnConflict::Update`), what it kept of the stored memory.
+    pub updates: Vec<(String, Vec<String>)>,
     /// Warnings (capped, counted).
     pub warnings: Problems,
     /// Steps committed before the last, durable commit ([`Store::write_in_steps`]).
@@ -158,6 +160,7 @@ pub fn import_into(
         added: sink.added,
         replaced: sink.replaced,
         skipped: sink.skipped,
+        updates: sink.updates,
         warnings: std::mem::take(&mut sink.warnings),
         steps: writer.steps_taken(),
         dry_run: options.dry_run,
@@ -252,6 +255,7 @@ struct StoreSink {
     added: usize,
     replaced: usize,
     skipped: usize,
+    updates: Vec<(String, Vec<String>)>,
     failure: Option<StoreError>,
 }
 
@@ -269,6 +273,7 @@ impl StoreSink {
             added: 0,
             replaced: 0,
             skipped: 0,
+            updates: Vec::new(),
             failure: None,
         }
     }
@@ -321,7 +326,7 @@ impl StoreSink {
         match self.on_conflict {
             OnConflict::Fail => {
                 let reason = format!(
-                    "`{}` is already in the store (use --on-conflict skip or overwrite)",
+                    "`{}` is already in the store (use --on-conflict skip, update or overwrite)",
                     memory.id
                 );
                 self.problems.push(self.at(place.1 as usize, "id", reason));
@@ -330,6 +335,16 @@ impl StoreSink {
             OnConflict::Overwrite => {
                 bulk.put_prepared(prepared)?;
                 self.replaced += 1;
+            }
+            OnConflict::Update => {
+                let stored = bulk.get_doc(doc)?;
+                let (updated, kept) = match &stored {
+                    Some(stored) => super::update::update_from_source(stored, memory),
+                    None => (memory.clone(), Vec::new()),
+                };
+                bulk.put(&updated)?;
+                self.replaced += 1;
+                self.updates.push((updated.id, kept));
             }
         }
         Ok(())

@@ -20,6 +20,7 @@ pub mod mcp_memory;
 pub mod openmemory;
 pub mod openmemory_zip;
 pub mod pipeline;
+pub mod update;
 
 pub use error::{ExchangeError, ImportError, PROBLEM_CAP, Problems};
 pub use export::{ExportSummary, export_hivelore, export_jsonl};
@@ -89,6 +90,10 @@ pub enum OnConflict {
     Skip,
     /// Replace the stored memory with the imported one.
     Overwrite,
+    /// Take the text, scores and the other fields the source owns, keep what was done
+    /// in memlens (status, ratings, links, tags, merges, `created_at`); see
+    /// [`update::update_from_source`].
+    Update,
 }
 
 /// Where readers deliver what they read. The current file is set with `file`; every
