@@ -440,3 +440,79 @@ fn a_re_import_with_update_takes_the_sources_changes_and_keeps_the_persons_work(
     ]);
     assert_eq!(get(a)["status"], "draft");
 }
+
+#[test]
+fn trust_levels_and_the_31_dimensions_filter_and_sort_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("store.redb");
+    let db = db.to_str().unwrap();
+    let run = |args: &[&str]| -> Value {
+        let out = memlens(dir.path(), &[&["--db", db], args].concat(), &[]);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        serde_json::from_str(&stdout(&out)).unwrap_or(Value::Null)
+    };
+    run(&["import", reference("remember_core.jsonl").to_str().unwrap()]);
+    let expected = json_file("remember_core.expected.json");
+    let expected = expected.as_object().unwrap();
+    let count = |pred: &dyn Fn(&Value) -> bool| expected.values().filter(|v| pred(v)).count();
+    let total = |filter: &str| {
+        run(&["search", "--json", "--limit", "100", "--filter", filter])["total"]
+            .as_u64()
+            .unwrap() as usize
+    };
+    let level = |v: &Value| v["trust_level"].as_u64().unwrap();
+    assert_eq!(total("trust_level=secret"), count(&|v| level(v) == 5));
+    assert_eq!(
+        total("trust_level=public..confidential"),
+        count(&|v| level(v) <= 3)
+    );
+    assert_eq!(
+        total("trust_level=2,3"),
+        count(&|v| (2..=3).contains(&level(v)))
+    );
+    let scored = |v: &Value, f: &str| v["scores"].get(f).and_then(Value::as_f64);
+    assert_eq!(
+        total("functional_valence=0.5..1"),
+        count(&|v| scored(v, "functional_valence").is_some_and(|x| x >= 0.5))
+    );
+    // the remember-mcp name of a functional field filters that field
+    assert_eq!(
+        total("feel_salience=0..0.5"),
+        count(&|v| scored(v, "functional_salience").is_some_and(|x| x <= 0.5))
+    );
+    // sorted by functional significance as remember-core computes it
+    let page = run(&[
+        "search",
+        "--json",
+        "--limit",
+        "100",
+        "--mode",
+        "property",
+        "--sort-field",
+        "functional_significance",
+    ]);
+    let got: Vec<&str> = page["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    let mut want: Vec<(&String, f64)> = expected
+        .iter()
+        .filter_map(|(id, v)| Some((id, v["composites"]["functional_significance"].as_f64()?)))
+        .collect();
+    want.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let want_ids: Vec<&str> = want.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(&got[..want_ids.len()], want_ids.as_slice());
+    let m = run(&["get", got[0], "--json"]);
+    assert!(m["trust_score"].as_u64().is_some(), "{m}");
+    let out = memlens(dir.path(), &["--db", db, "get", got[0]], &[]);
+    let label = expected[got[0]]["trust_label"].as_str().unwrap();
+    assert!(stdout(&out).contains(label), "{}", stdout(&out));
+    let bad = memlens(
+        dir.path(),
+        &["--db", db, "search", "--filter", "trust_level=topsecret"],
+        &[],
+    );
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+}

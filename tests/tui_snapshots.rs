@@ -79,7 +79,7 @@ fn whole_screen_query_filters_and_help() {
             insta::assert_snapshot!(format!("query_{}x{}", size.0, size.1), screen(&b, size));
             b.dispatch(Action::LeaveSearch);
             b.type_keys("f");
-            for _ in 0..16 {
+            for _ in 0..17 {
                 b.type_keys("j");
             }
             b.type_keys("llllHH");

@@ -53,6 +53,7 @@ pub fn encode_record(m: &Memory, w: &mut Vec<u8>) -> TermSection {
     put_score(w, m.weight);
     put_score(w, m.trust);
     put_opt_score(w, m.confidence);
+    w.push(m.trust_level.map_or(0, crate::model::TrustLevel::number));
     put_i64(w, m.created_at.0);
     put_i64(w, m.updated_at.0);
     w.push(u8::from(m.deleted_at.is_some()));

@@ -15,7 +15,7 @@ use crate::model::{FEEL_COUNT, Memory, Scope, Status};
 /// Version byte at the start of every encoded record; a record with another version is
 /// rebuilt from the memory itself. (Version 3 also held the memory's terms; version 4
 /// held every score in eight bytes.)
-pub const RECORD_VERSION: u8 = 5;
+pub const RECORD_VERSION: u8 = 6;
 
 /// What search keeps of one memory.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +38,8 @@ pub struct SearchRecord {
     pub trust: f64,
     /// confidence.
     pub confidence: Option<f64>,
+    /// remember-core's confidentiality level, 1–5.
+    pub trust_level: Option<u8>,
     /// created_at, nanoseconds since the epoch.
     pub created_at: i64,
     /// updated_at, nanoseconds since the epoch.
@@ -75,6 +77,7 @@ impl SearchRecord {
             weight: m.weight,
             trust: m.trust,
             confidence: m.confidence,
+            trust_level: m.trust_level.map(crate::model::TrustLevel::number),
             created_at: m.created_at.0,
             updated_at: m.updated_at.0,
             deleted: m.deleted_at.is_some(),
@@ -101,6 +104,7 @@ impl SearchRecord {
         put_score(&mut w, self.weight);
         put_score(&mut w, self.trust);
         put_opt_score(&mut w, self.confidence);
+        w.push(self.trust_level.unwrap_or(0));
         put_i64(&mut w, self.created_at);
         put_i64(&mut w, self.updated_at);
         w.push(u8::from(self.deleted));
@@ -128,6 +132,7 @@ impl SearchRecord {
             weight: v.weight,
             trust: v.trust,
             confidence: v.confidence,
+            trust_level: v.trust_level,
             created_at: v.created_at,
             updated_at: v.updated_at,
             deleted: v.deleted,
@@ -163,6 +168,8 @@ pub struct RecordView<'a> {
     pub trust: f64,
     /// confidence.
     pub confidence: Option<f64>,
+    /// remember-core's confidentiality level, 1–5.
+    pub trust_level: Option<u8>,
     /// created_at, nanoseconds since the epoch.
     pub created_at: i64,
     /// updated_at, nanoseconds since the epoch.
@@ -204,6 +211,11 @@ impl<'a> RecordView<'a> {
         let weight = r.score()?;
         let trust = r.score()?;
         let confidence = r.opt_score()?;
+        let trust_level = match r.u8()? {
+            0 => None,
+            n @ 1..=5 => Some(n),
+            _ => return None,
+        };
         let created_at = r.i64()?;
         let updated_at = r.i64()?;
         let deleted = r.u8()? != 0;
@@ -228,6 +240,7 @@ impl<'a> RecordView<'a> {
             weight,
             trust,
             confidence,
+            trust_level,
             created_at,
             updated_at,
             deleted,

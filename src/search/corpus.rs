@@ -150,6 +150,7 @@ pub(crate) struct Corpus {
     pub weight: Column,
     pub trust: Column,
     pub confidence: Column,
+    pub trust_level: Column,
     pub read_count: Vec<u32>,
     pub rating_sum: Vec<u32>,
     pub rating_count: Vec<u32>,
@@ -252,6 +253,8 @@ impl Corpus {
         self.weight.push(slot, rec.weight);
         self.trust.push(slot, rec.trust);
         self.confidence.push_opt(slot, rec.confidence);
+        self.trust_level
+            .push_opt(slot, rec.trust_level.map(f64::from));
         self.read_count.push(rec.read_count);
         self.rating_sum.push(rec.rating_sum);
         self.rating_count.push(rec.rating_count);
@@ -414,6 +417,7 @@ impl Corpus {
             NumericField::Weight => Some(&self.weight),
             NumericField::Trust => Some(&self.trust),
             NumericField::Confidence => Some(&self.confidence),
+            NumericField::TrustLevel => Some(&self.trust_level),
             NumericField::RemVisits => Some(&self.rem_visits),
             _ => None,
         }

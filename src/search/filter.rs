@@ -47,6 +47,7 @@ impl<'a> CompiledFilters<'a> {
         };
         add(NumericField::Weight, filters.weight);
         add(NumericField::Trust, filters.trust);
+        add(NumericField::TrustLevel, filters.trust_level);
         add(
             NumericField::RatingBayesian,
             Range {

@@ -1,7 +1,7 @@
 //! `--filter KEY=VALUE` and the TUI's filter editing: turning text into [`Filters`],
 //! with errors that name the key and the bad value.
 
-use crate::model::{Composite, Timestamp, input_dim_index};
+use crate::model::{Composite, Timestamp, TrustLevel, input_dim_index};
 use crate::search::request::{DeletedFilter, Filters, Range};
 
 /// A filter that cannot be applied.
@@ -62,6 +62,7 @@ impl Filters {
                 self.created_from = from;
                 self.created_to = to;
             }
+            "trust_level" => self.trust_level = trust_levels(value).map_err(bad)?,
             "rating_min" => self.rating_min = Some(number(value).map_err(bad)?),
             "relationship_count" => self.relationship_count = range(value).map_err(bad)?,
             "has_relationships" => self.has_relationships = Some(boolean(value).map_err(bad)?),
@@ -105,6 +106,38 @@ fn list(value: &str) -> Result<Vec<String>, String> {
 
 fn parsed_list<T: std::str::FromStr<Err = String>>(value: &str) -> Result<Vec<T>, String> {
     list(value)?.iter().map(|s| s.parse()).collect()
+}
+
+/// Levels by name or number: `public..restricted`, `3..`, `secret`, or a list
+/// `public,secret` (from its lowest to its highest).
+fn trust_levels(value: &str) -> Result<Range, String> {
+    let level = |s: &str| -> Result<Option<f64>, String> {
+        if s.is_empty() {
+            return Ok(None);
+        }
+        s.parse::<TrustLevel>().map(|l| Some(f64::from(l.number())))
+    };
+    if value.contains(',') && !value.contains("..") {
+        let levels = list(value)?
+            .iter()
+            .map(|s| level(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        let levels: Vec<f64> = levels.into_iter().flatten().collect();
+        let lo = levels.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = levels.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if levels.len() != (hi - lo) as usize + 1 {
+            return Err("a list of levels must be consecutive (or use LO..HI)".into());
+        }
+        return Ok(Range {
+            min: Some(lo),
+            max: Some(hi),
+        });
+    }
+    let (lo, hi) = bounds(value);
+    Ok(Range {
+        min: level(lo)?,
+        max: level(hi)?,
+    })
 }
 
 fn boolean(value: &str) -> Result<bool, String> {

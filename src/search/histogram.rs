@@ -29,6 +29,7 @@ pub fn nominal_range(field: NumericField) -> Option<(f64, f64)> {
         NumericField::Feel(i) => crate::model::FEEL_DIMS.get(i).map(|d| (d.min, d.max)),
         NumericField::Composite(c) => Some(c.range()),
         NumericField::Weight | NumericField::Trust | NumericField::Confidence => Some((0.0, 1.0)),
+        NumericField::TrustLevel => Some((1.0, 5.0)),
         NumericField::RatingBayesian => Some((1.0, 5.0)),
         _ => None,
     }

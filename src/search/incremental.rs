@@ -213,6 +213,7 @@ fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool, holds_terms: bool) ->
         weight: sparse(pieces, |c| &c.weight),
         trust: sparse(pieces, |c| &c.trust),
         confidence: sparse(pieces, |c| &c.confidence),
+        trust_level: sparse(pieces, |c| &c.trust_level),
         read_count: column(pieces, n, |c| &c.read_count),
         rating_sum: column(pieces, n, |c| &c.rating_sum),
         rating_count: column(pieces, n, |c| &c.rating_count),

@@ -77,6 +77,8 @@ pub enum NumericField {
     Trust,
     /// `confidence`.
     Confidence,
+    /// `trust_score`: remember-core's confidentiality level, 1 public … 5 secret.
+    TrustLevel,
     /// `rating_bayesian` (derived).
     RatingBayesian,
     /// `rating_count`.
@@ -105,6 +107,7 @@ impl NumericField {
             NumericField::Weight,
             NumericField::Trust,
             NumericField::Confidence,
+            NumericField::TrustLevel,
             NumericField::RatingBayesian,
             NumericField::RatingCount,
             NumericField::RelationshipCount,
@@ -124,6 +127,7 @@ impl NumericField {
             NumericField::Weight => "weight",
             NumericField::Trust => "trust",
             NumericField::Confidence => "confidence",
+            NumericField::TrustLevel => "trust_level",
             NumericField::RatingBayesian => "rating_bayesian",
             NumericField::RatingCount => "rating_count",
             NumericField::RelationshipCount => "relationship_count",
@@ -154,6 +158,7 @@ impl NumericField {
             NumericField::Weight => Some(m.weight),
             NumericField::Trust => Some(m.trust),
             NumericField::Confidence => m.confidence,
+            NumericField::TrustLevel => m.trust_level.map(|l| f64::from(l.number())),
             NumericField::RatingBayesian => Some(m.rating_bayesian()),
             NumericField::RatingCount => Some(f64::from(m.rating_count)),
             NumericField::RelationshipCount => Some(f64::from(relationship_count)),
@@ -282,6 +287,9 @@ pub struct Filters {
     pub has_relationships: Option<bool>,
     /// Soft-deleted memories: exclude, include or only.
     pub deleted: DeletedFilter,
+    /// A range of confidentiality levels (1 public … 5 secret); a memory without one
+    /// is left out by any bound.
+    pub trust_level: Range,
     /// A range per `feel_*` dimension, indexed like `FEEL_DIMS`.
     pub feel: [Range; FEEL_COUNT],
     /// A range per composite, indexed like `Composite::ALL`.

@@ -27,6 +27,8 @@ pub enum FilterKind {
     Weight,
     /// Range on trust.
     Trust,
+    /// Range of remember-core confidentiality levels, 1 public … 5 secret.
+    TrustLevel,
     /// Minimum Bayesian rating.
     RatingMin,
     /// Range on relationship_count.
@@ -52,6 +54,7 @@ pub fn all_rows() -> Vec<FilterKind> {
         FilterKind::HasRelationships,
         FilterKind::Weight,
         FilterKind::Trust,
+        FilterKind::TrustLevel,
         FilterKind::RatingMin,
         FilterKind::RelationshipCount,
         FilterKind::CreatedAt,
@@ -94,6 +97,7 @@ impl FilterKind {
             FilterKind::HasRelationships => "has relationships".into(),
             FilterKind::Weight => "weight".into(),
             FilterKind::Trust => "trust".into(),
+            FilterKind::TrustLevel => "trust level 1 public–5 secret".into(),
             FilterKind::RatingMin => "rating (bayesian) min".into(),
             FilterKind::RelationshipCount => "relationship_count".into(),
             FilterKind::CreatedAt => "created_at".into(),
@@ -107,6 +111,7 @@ impl FilterKind {
         Some(match self {
             FilterKind::Weight => NumericField::Weight,
             FilterKind::Trust => NumericField::Trust,
+            FilterKind::TrustLevel => NumericField::TrustLevel,
             FilterKind::RatingMin => NumericField::RatingBayesian,
             FilterKind::RelationshipCount => NumericField::RelationshipCount,
             FilterKind::CreatedAt => NumericField::CreatedAt,
@@ -125,6 +130,7 @@ impl FilterKind {
     pub fn span(self, facets: &Facets) -> (f64, f64, f64) {
         match self {
             FilterKind::RatingMin => (1.0, 5.0, 0.1),
+            FilterKind::TrustLevel => (1.0, 5.0, 1.0),
             FilterKind::RelationshipCount => (0.0, f64::from(facets.max_relationships.max(1)), 1.0),
             FilterKind::CreatedAt => match facets.created_span {
                 Some((lo, hi)) if hi > lo => {
@@ -148,6 +154,7 @@ impl FilterKind {
         match self {
             FilterKind::Weight => f.weight,
             FilterKind::Trust => f.trust,
+            FilterKind::TrustLevel => f.trust_level,
             FilterKind::RatingMin => Range {
                 min: f.rating_min,
                 max: None,
@@ -168,6 +175,7 @@ impl FilterKind {
         match self {
             FilterKind::Weight => f.weight = r,
             FilterKind::Trust => f.trust = r,
+            FilterKind::TrustLevel => f.trust_level = r,
             FilterKind::RatingMin => f.rating_min = r.min,
             FilterKind::RelationshipCount => f.relationship_count = r,
             FilterKind::CreatedAt => {
