@@ -99,6 +99,7 @@ pub fn value(d: &Doc, f: NumericField) -> Option<f64> {
         NumericField::Weight => Some(m.weight),
         NumericField::Trust => Some(m.trust),
         NumericField::Confidence => m.confidence,
+        NumericField::TrustLevel => m.trust_level.map(|l| f64::from(l.number())),
         NumericField::RatingBayesian => Some(rating_bayesian(m)),
         NumericField::RatingCount => Some(m.rating_count as f64),
         NumericField::RelationshipCount => Some(d.rel as f64),
@@ -158,6 +159,7 @@ pub fn passes(d: &Doc, f: &Filters) -> bool {
         && (f.tags.is_empty() || m.tags.iter().any(|x| f.tags.contains(x)))
         && admits(&f.weight, Some(m.weight))
         && admits(&f.trust, Some(m.trust))
+        && admits(&f.trust_level, m.trust_level.map(|l| f64::from(l.number())))
         && f.created_from.is_none_or(|t| m.created_at >= t)
         && f.created_to.is_none_or(|t| m.created_at <= t)
         && f.rating_min.is_none_or(|r| rating_bayesian(m) >= r)
