@@ -50,6 +50,8 @@ fn collection() -> Vec<Memory> {
         x.weight = 0.5;
         x.feel[feel_index("humor").unwrap()] = Some(0.1);
         x.feel[feel_index("valence").unwrap()] = Some(-1.0);
+        // its own field, apart from feel_valence
+        x.feel[feel_index("functional_valence").unwrap()] = Some(1.0);
     });
     m("d", 3, &|x| {
         x.memory_type = "session_recap".into();
@@ -135,7 +137,7 @@ fn every_filter_keeps_exactly_the_memories_it_should() {
         (&["feel_humor=0.5.."], &["a"]),
         (&["feel_humor=..0.5"], &["c"]),
         (&["feel_valence=..-0.5"], &["c"]),
-        // c: layer 1 (0.1 + |−1|)/2 = 0.55, layer 2 |−1| = 1.0, total 1.55;
+        // c: layer 1 (0.1 + |−1|)/2 = 0.55, layer 2 functional_valence 1.0, total 1.55;
         // a: 0.9 + nothing = 0.9; g: nothing + 0.7 = 0.7
         (&["total_significance=1.0.."], &["c"]),
         (&["total_significance=0.8..1"], &["a"]),
