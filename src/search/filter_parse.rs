@@ -197,6 +197,7 @@ fn time_range(value: &str) -> Result<(Option<Timestamp>, Option<Timestamp>), Str
 mod tests {
     use super::*;
     use crate::model::Status;
+    use crate::search::Range;
 
     #[test]
     fn keys_fill_the_matching_filter() {
@@ -217,6 +218,23 @@ mod tests {
             f.created_to.unwrap().to_string(),
             "2026-06-30T23:59:59.999999999Z"
         );
+    }
+
+    #[test]
+    fn trust_levels_are_taken_by_name_number_range_or_consecutive_list() {
+        let level = |v: &str| {
+            let mut f = Filters::default();
+            f.apply_arg(&format!("trust_level={v}"))
+                .map(|()| f.trust_level)
+        };
+        let r = |min, max| Range { min, max };
+        assert_eq!(level("secret"), Ok(r(Some(5.0), Some(5.0))));
+        assert_eq!(level("Public..3"), Ok(r(Some(1.0), Some(3.0))));
+        assert_eq!(level("restricted.."), Ok(r(Some(4.0), None)));
+        assert_eq!(level("internal,confidential"), Ok(r(Some(2.0), Some(3.0))));
+        assert!(level("public,secret").is_err());
+        assert!(level("topsecret").is_err());
+        assert!(level("6").is_err());
     }
 
     #[test]
