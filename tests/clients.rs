@@ -516,3 +516,31 @@ fn trust_levels_and_the_31_dimensions_filter_and_sort_on_the_command_line() {
     );
     assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
 }
+
+#[test]
+fn hivelore_files_with_an_empty_or_blank_body_are_memories() {
+    use memlens::exchange::{Format, ImportSource, import};
+    let (_dir, store) = temp_store();
+    let sources: Vec<ImportSource> = [
+        (
+            "a.md",
+            "---\nid: a\ntype: decision\ncreated_at: '2026-01-01T00:00:00Z'\n---\n",
+        ),
+        (
+            "b.md",
+            "---\nid: b\ntype: gotcha\ncreated_at: '2026-01-01T00:00:00Z'\n---\n  \n",
+        ),
+    ]
+    .into_iter()
+    .map(|(name, text)| ImportSource::Text {
+        name: name.into(),
+        text: text.into(),
+        format: Format::Hivelore,
+    })
+    .collect();
+    let summary = import(&store, &sources, &options(OnConflict::Fail)).unwrap();
+    assert_eq!(summary.added, 2);
+    let got = memories_by_id(&store);
+    assert!(got["a"].has_empty_body() && got["b"].has_empty_body());
+    assert_eq!(got["a"].shown_headline(), memlens::model::EMPTY_HEADLINE);
+}
