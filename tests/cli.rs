@@ -70,7 +70,7 @@ fn bad_input_exits_1_with_precise_lines_and_leaves_the_store_alone() {
         (
             "conflict.jsonl",
             "{\"id\":\"a\",\"body\":\"again\"}\n",
-            "conflict.jsonl:1: id: `a` is already in the store (use --on-conflict skip or overwrite)",
+            "conflict.jsonl:1: id: `a` is already in the store (use --on-conflict skip, update or overwrite)",
         ),
     ];
     for (name, content, expected) in cases {

@@ -124,8 +124,9 @@ fn invalid_results_and_unknown_ids_are_refused_without_any_change() {
         matches!(&e, CurateError::Invalid { id, errors } if id == "a" && errors[0].field == "module")
     );
     assert!(e.is_usage());
-    let e = refused(&store, &set_change("a", FieldValue::Body("  ".into())));
-    assert!(e.to_string().contains("body"), "{e}");
+    // a blank body is a memory too (SPEC §2), so it is not refused; a wrong weight is
+    let e = refused(&store, &set_change("a", FieldValue::Weight(1.5)));
+    assert!(e.to_string().contains("weight"), "{e}");
     let e = refused(&store, &set_change("nope", FieldValue::Weight(0.1)));
     assert!(matches!(&e, CurateError::UnknownId(id) if id == "nope"));
     assert!(!e.is_usage());
@@ -188,7 +189,12 @@ fn rating_adds_to_sum_and_count_and_moves_the_bayesian_score() {
     let (_dir, store) = three();
     for (i, n) in [5u8, 4, 5, 1].into_iter().enumerate() {
         let t = Timestamp(now().0 + i as i64);
-        apply_at(&store, &Change::edit(["a"], Edit::Rate(n)), t).unwrap();
+        // four raters: one rater's second rating replaces the first
+        let rate = Edit::RateAs {
+            rater: format!("rater {i}"),
+            rating: n,
+        };
+        apply_at(&store, &Change::edit(["a"], rate), t).unwrap();
         assert_eq!(get(&store, "a").updated_at, t);
     }
     let m = get(&store, "a");

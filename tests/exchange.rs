@@ -165,7 +165,7 @@ fn each_kind_of_bad_input_is_reported_precisely_and_nothing_is_written() {
     assert_eq!(
         problems_for(&[("conflict.jsonl", "{\"id\":\"seeded\",\"body\":\"again\"}\n")]),
         [
-            "conflict.jsonl:1: id: `seeded` is already in the store (use --on-conflict skip or overwrite)"
+            "conflict.jsonl:1: id: `seeded` is already in the store (use --on-conflict skip, update or overwrite)"
         ]
     );
     let yaml = problems_for(&[(

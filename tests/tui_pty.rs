@@ -85,7 +85,7 @@ fn browse_search_tabs_slider_help_resize_and_quit_in_a_real_terminal() {
     run.send("\u{1b}");
     run.send("f");
     run.wait_for("the filter panel", |t| t.contains("Filters"));
-    let humor_row = 13 + 3 + 3; // choice rows, numeric sliders, composites, then feel_* in order
+    let humor_row = 14 + 3 + 3; // choice rows, numeric sliders, composites, then feel_* in order
     for _ in 0..humor_row {
         run.send("j");
     }

@@ -107,7 +107,7 @@ fn filter_panel_opens_with_a_histogram_job_per_slider_and_closes() {
     let sliders = all_rows().iter().filter(|r| r.is_slider()).count();
     assert_eq!(
         sliders,
-        29 + 3 + 5,
+        31 + 3 + 6,
         "every feel_*, composite and numeric filter"
     );
     match &effects[..] {

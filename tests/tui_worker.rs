@@ -115,7 +115,14 @@ fn writes_reach_the_next_search_after_a_rebuild_and_finish_writes_waits_for_all(
         for token in 0..40 {
             worker.send(Effect::Write(WriteJob::Change {
                 token,
-                change: Change::edit([id], Edit::Rate(2)),
+                // forty raters: one rater's rating would replace itself
+                change: Change::edit(
+                    [id],
+                    Edit::RateAs {
+                        rater: format!("rater {token}"),
+                        rating: 2,
+                    },
+                ),
             }));
         }
         assert!(worker.finish_writes(Duration::from_secs(60)).await);
