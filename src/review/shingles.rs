@@ -3,11 +3,14 @@
 //!
 //! Words are maximal runs of Unicode alphanumerics, lowercased; a shingle is three
 //! words in a row (a text of one or two words is one shingle). Two texts' similarity
-//! is the Jaccard index of their shingle sets. A MinHash signature keeps, for each of
-//! `bands × rows` hash functions of the multiply-shift family, the least hash of any
-//! shingle; two texts agree on one function with a probability equal to their Jaccard
-//! index, so they share a whole band (all its rows) with probability `J^rows`, and
-//! some band with `1 − (1 − J^rows)^bands`.
+//! is the Jaccard index of their shingle sets. A MinHash signature of `bands × rows`
+//! values is made by one-permutation hashing (Li, Owen and Zhang 2012): each shingle is
+//! hashed once, the hash picks a bin and the bin keeps its least hash; an empty bin
+//! takes the value of the next full one to its right, mixed with the distance
+//! (rotation densification, Shrivastava and Li 2014). Two texts agree on a bin with a
+//! probability close to their Jaccard index, so they share a whole band (all its rows)
+//! with probability about `J^rows`, and some band with `1 − (1 − J^rows)^bands` — for
+//! one hash per shingle rather than one per shingle and function.
 
 /// Words per shingle.
 pub const SHINGLE_WORDS: usize = 3;
@@ -120,17 +123,24 @@ impl Banding {
         if shingles.is_empty() {
             return Vec::new();
         }
-        let functions = self.bands * self.rows;
-        let mut minima = vec![u64::MAX; functions];
-        for (f, slot) in minima.iter_mut().enumerate() {
-            // multiply-shift: odd multipliers and offsets drawn from a fixed stream
-            let a = mix(f as u64 * 2 + 1) | 1;
-            let b = mix(f as u64 * 2 + 2);
-            for s in shingles {
-                let h = s.wrapping_mul(a).wrapping_add(b);
-                if h < *slot {
-                    *slot = h;
-                }
+        let bins = self.bands * self.rows;
+        let mut minima = vec![u64::MAX; bins];
+        for s in shingles {
+            let h = mix(s ^ 0x243F_6A88_85A3_08D3);
+            // the high bits pick the bin, the whole hash orders within it
+            let bin = ((u128::from(h) * bins as u128) >> 64) as usize;
+            if h < minima[bin] {
+                minima[bin] = h;
+            }
+        }
+        let full: Vec<u64> = minima.clone();
+        for (i, slot) in minima.iter_mut().enumerate() {
+            if *slot != u64::MAX {
+                continue;
+            }
+            // the next full bin to the right (there is one: the set is not empty)
+            if let Some(d) = (1..bins).find(|d| full[(i + d) % bins] != u64::MAX) {
+                *slot = mix(full[(i + d) % bins] ^ (d as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
             }
         }
         minima
