@@ -124,6 +124,10 @@ pub(super) fn update(state: &mut State, action: Action, fx: &mut Vec<Effect>) ->
 fn show(state: &mut State, queue: Queue, fx: &mut Vec<Effect>) {
     state.review.queue = Some(queue);
     state.review.rows.clear();
+    // the list of another queue must not stand under this one's title meanwhile
+    state.results = Default::default();
+    state.detail = None;
+    state.detail_target = None;
     state.marked.clear();
     state.following = false;
     super::update::search_again(state, fx);

@@ -51,6 +51,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
             "loading…"
         } else if state.searching {
             "searching…"
+        } else if state.review.queue.is_some() {
+            "nothing left in this queue"
         } else {
             "no memory matches"
         };
