@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates screenshots/*.png: runs the real browser on the demo store in tmux at
-# 120×40 and 80×24, drives it with keys (browse, query, filters, help, the editor),
+# 120×40 and 80×24, drives it with keys (browse, query, filters, help, the editor, each
+# review queue with the side-by-side duplicate pair),
 # captures each screen with its colours and renders it to PNG (Python + Pillow +
 # DejaVu Sans Mono).
 #
@@ -67,5 +68,29 @@ for size in 120x40 80x24; do
     shot "editor_$size" "$w" "$h"
     keys Escape
     keys y
+    keys q
+    sleep 1
+    # the review queues, on the demo store with a few memories that wait for a person
+    # (assets/review_demo.jsonl: approvals, agent-validated ones, a conflict)
+    $MEMLENS_BIN import --db "$work/demo-$size.redb" assets/review_demo.jsonl >/dev/null
+    tmux kill-session -t memlens-shots 2>/dev/null || true
+    tmux new-session -d -s memlens-shots -x "$w" -y "$h" \
+        "env COLORTERM=truecolor TERM=xterm-256color XDG_CONFIG_HOME=$work/config $MEMLENS_BIN --db $work/demo-$size.redb 2>$work/stderr-review-$size"
+    sleep 2
+    keys 7
+    sleep 1
+    shot "review_pending_$size" "$w" "$h"
+    # each queue is listed off the screen's loop: give it a second
+    keys '{'; sleep 1
+    shot "review_approval_$size" "$w" "$h"
+    keys '}' '}'; sleep 1
+    shot "review_agent_$size" "$w" "$h"
+    keys '}'; sleep 1
+    shot "review_stale_$size" "$w" "$h"
+    keys '}'; sleep 1
+    keys j
+    shot "review_duplicates_$size" "$w" "$h"
+    keys '}'; sleep 1
+    shot "review_conflicts_$size" "$w" "$h"
     keys q
 done

@@ -43,9 +43,30 @@ pub enum Command {
     /// Verify the store end to end (exit 1 when anything is wrong); --repair rebuilds
     /// what can be rebuilt from the memories
     Check(CheckArgs),
-    /// Curation: set, rate, approve, reject, delete, restore, purge, link, unlink
+    /// List a review queue: approval, pending, agent, stale, duplicates, conflicts
+    Review(ReviewArgs),
+    /// Curation: set, rate, approve, reject, delete, restore, purge, link, unlink,
+    /// merge, supersede, not-duplicate
     #[command(flatten)]
     Curate(CurateCommand),
+}
+
+/// `memlens review`.
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// The queue: approval, pending, agent, stale, duplicates or conflicts
+    #[arg(value_parser = clap::builder::ValueParser::new(crate::review::Queue::from_str_arg))]
+    pub queue: crate::review::Queue,
+    /// The project the memories are about: anchors whose files are gone under it make a
+    /// memory stale
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Show at most N entries (the total is still counted)
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// One JSON object: {"queue", "total", "entries": [...]}
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `memlens import`.

@@ -12,6 +12,7 @@ pub mod exchange;
 pub mod index;
 pub mod model;
 pub mod paths;
+pub mod review;
 pub mod search;
 pub mod store;
 pub mod text;

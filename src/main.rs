@@ -91,6 +91,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             memlens::search::command::run_at(&paths::store_path(db)?, &args, &mut out)
                 .map_err(search_failure)
         }
+        Some(Command::Review(args)) => {
+            commands::review::run(&paths::store_path(db)?, &args, &mut out).map_err(Failure::from)
+        }
         Some(Command::Curate(cmd)) => {
             let store = open_existing(&paths::store_path(db)?)?;
             memlens::curate::run(&store, &cmd, &mut out).map_err(|e| Failure {

@@ -8,6 +8,7 @@ pub mod export;
 pub mod get;
 pub mod import;
 pub mod import_allocator;
+pub mod review;
 pub mod stats;
 
 use crate::exchange::ExchangeError;

@@ -42,6 +42,14 @@ pub enum Change {
         /// The other.
         b: String,
     },
+    /// Keep one memory and deprecate another in its favour (hivelore's supersede):
+    /// `old` gets status deprecated, a `stale_reason` naming `keep` and a link to it.
+    Supersede {
+        /// The memory kept.
+        keep: String,
+        /// The memory superseded.
+        old: String,
+    },
     /// Merge memories into one, which keeps what they add; the merged ones are
     /// soft-deleted (see [`super::merge::merged_memory`]).
     Merge {
@@ -84,6 +92,7 @@ impl Change {
             }
             Change::Unlink { a, b } => format!("unlink `{a}` and `{b}`"),
             Change::Merge { into, from } => format!("merge {} into `{into}`", many(from)),
+            Change::Supersede { keep, old } => format!("supersede `{old}` by `{keep}`"),
         }
     }
 
@@ -93,6 +102,7 @@ impl Change {
         match self {
             Change::Edit { edit, .. } => Some(edit.no_op_reason()),
             Change::Link { .. } => Some("already linked with that kind"),
+            Change::Supersede { .. } => Some("already superseded by it"),
             Change::Purge { .. } | Change::Unlink { .. } | Change::Merge { .. } => None,
         }
     }
@@ -229,6 +239,16 @@ pub fn apply_at(store: &Store, change: &Change, now: Timestamp) -> CurateResult<
         Change::Link { a, b, kind } => link::link(&mut w, &mut pending, a, b, kind)?,
         Change::Unlink { a, b } => link::unlink(&mut w, &mut pending, a, b)?,
         Change::Merge { into, from } => merge::merge(&mut w, &mut pending, into, &dedup(from))?,
+        Change::Supersede { keep, old } => {
+            if keep == old {
+                return Err(CurateError::SupersedeItself(keep.clone()));
+            }
+            existing(&w, keep)?;
+            let before = existing(&w, old)?;
+            let mut after = before.clone();
+            Edit::Supersede { by: keep.clone() }.apply_to(&mut after, now)?;
+            pending.save(&mut w, before, after)?;
+        }
     }
     if !pending.entries.is_empty() {
         w.commit()?;

@@ -105,6 +105,22 @@ pub enum CurateCommand {
         #[arg(required = true)]
         from: Vec<String>,
     },
+    /// Keep one memory and deprecate another in its favour: OLD gets status deprecated,
+    /// a stale_reason "superseded by KEEP" and a superseded_by link to it.
+    Supersede {
+        /// The memory kept.
+        keep: String,
+        /// The memory superseded.
+        old: String,
+    },
+    /// Mark two memories as not duplicates of each other, so `memlens review
+    /// duplicates` no longer lists the pair.
+    NotDuplicate {
+        /// One memory.
+        a: String,
+        /// The other memory.
+        b: String,
+    },
 }
 
 impl CurateCommand {
@@ -168,6 +184,16 @@ impl CurateCommand {
                 into: into.clone(),
                 from: from.clone(),
             },
+            CurateCommand::Supersede { keep, old } => Change::Supersede {
+                keep: keep.clone(),
+                old: old.clone(),
+            },
+            CurateCommand::NotDuplicate { a, b } => Change::edit(
+                [a.clone(), b.clone()],
+                Edit::NotDuplicate {
+                    pair: [a.clone(), b.clone()],
+                },
+            ),
         })
     }
 }
@@ -231,6 +257,11 @@ pub fn report(change: &Change, applied: &Applied, out: &mut dyn Write) -> Curate
                 writeln!(out, "kept {id}: {}", entry.changed_fields().join(", "))?
             }
             (Change::Merge { into, .. }, _) => writeln!(out, "merged {id} into {into}")?,
+            (Change::Supersede { keep, .. }, _) => writeln!(
+                out,
+                "superseded {id} by {keep}: {}",
+                entry.changed_fields().join(", ")
+            )?,
         }
     }
     for id in &applied.unchanged {

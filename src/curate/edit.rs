@@ -53,7 +53,24 @@ pub enum Edit {
     Tag(Vec<String>),
     /// Remove these tags.
     Untag(Vec<String>),
+    /// Superseded by another memory: status `deprecated`, `stale_reason` naming it, a
+    /// `superseded_by` link to it (a recorded `validated_by` is cleared).
+    Supersede {
+        /// The memory that supersedes this one.
+        by: String,
+    },
+    /// A person says the two memories of the pair are not duplicates: each records the
+    /// other in `not_duplicate_of`, so the pair is not listed again.
+    NotDuplicate {
+        /// The pair (the edit goes to both).
+        pair: [String; 2],
+    },
 }
+
+/// Key in `extra` where memlens keeps the ids a memory was judged not to duplicate.
+pub const NOT_DUPLICATE_OF: &str = "not_duplicate_of";
+/// The relationship kind from a superseded memory to the one that supersedes it.
+pub const SUPERSEDED_BY: &str = "superseded_by";
 
 impl Edit {
     /// Checks what does not depend on any memory (rating range, a reason present).
@@ -76,6 +93,11 @@ impl Edit {
                 })
             }
             Edit::Reject { reason } if reason.trim().is_empty() => Err(CurateError::MissingReason),
+            Edit::NotDuplicate { pair } if pair[0] == pair[1] => Err(CurateError::BadValue {
+                field: "ids".into(),
+                value: pair[0].clone(),
+                reason: "names the same memory twice".into(),
+            }),
             _ => Ok(()),
         }
     }
@@ -125,6 +147,37 @@ impl Edit {
             Edit::Untag(tags) => memory
                 .tags
                 .retain(|t| !tags.iter().any(|gone| gone.trim() == t)),
+            Edit::Supersede { by } => {
+                memory.status = Status::Deprecated;
+                memory
+                    .extra
+                    .insert(STALE_REASON.into(), format!("superseded by {by}").into());
+                clear_extra(memory, VALIDATED_BY);
+                if !memory.relationships.iter().any(|r| r.target == *by) {
+                    memory.relationships.push(crate::model::Relationship {
+                        target: by.clone(),
+                        kind: SUPERSEDED_BY.into(),
+                        strength: None,
+                    });
+                }
+            }
+            Edit::NotDuplicate { pair } => {
+                let Some(other) = pair.iter().find(|id| **id != memory.id) else {
+                    return Ok(());
+                };
+                let list = memory
+                    .extra
+                    .entry(NOT_DUPLICATE_OF)
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                if !list.is_array() {
+                    *list = Value::Array(Vec::new());
+                }
+                if let Value::Array(ids) = list
+                    && !ids.iter().any(|v| v.as_str() == Some(other))
+                {
+                    ids.push(other.clone().into());
+                }
+            }
         }
         Ok(())
     }
@@ -141,6 +194,8 @@ impl Edit {
             Edit::Restore => "restored",
             Edit::Tag(_) => "tagged",
             Edit::Untag(_) => "untagged",
+            Edit::Supersede { .. } => "superseded",
+            Edit::NotDuplicate { .. } => "marked not a duplicate",
         }
     }
 
@@ -156,6 +211,8 @@ impl Edit {
             Edit::Restore => "not deleted",
             Edit::Tag(_) => "already has those tags",
             Edit::Untag(_) => "has none of those tags",
+            Edit::Supersede { .. } => "already superseded by it",
+            Edit::NotDuplicate { .. } => "already marked not a duplicate",
         }
     }
 
@@ -174,6 +231,8 @@ impl Edit {
             Edit::Restore => "restore".into(),
             Edit::Tag(t) => format!("tag {}", t.join(",")),
             Edit::Untag(t) => format!("untag {}", t.join(",")),
+            Edit::Supersede { by } => format!("supersede by `{by}`"),
+            Edit::NotDuplicate { .. } => "mark not a duplicate".into(),
         }
     }
 }

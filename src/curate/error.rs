@@ -13,6 +13,9 @@ pub enum CurateError {
     /// A verb was given no ids at all.
     #[error("no memory ids given")]
     NoIds,
+    /// `supersede` was asked to supersede a memory by itself.
+    #[error("`{0}` cannot supersede itself; name the memory kept and the one superseded")]
+    SupersedeItself(String),
     /// `set` was given a field memlens does not know.
     #[error("unknown field `{0}`; fields that can be set: {FIELDS}, feel_*")]
     UnknownField(String),
@@ -114,6 +117,7 @@ impl CurateError {
     pub fn is_usage(&self) -> bool {
         match self {
             CurateError::NoIds
+            | CurateError::SupersedeItself(_)
             | CurateError::UnknownField(_)
             | CurateError::NotSettable { .. }
             | CurateError::NotAnAssignment(_)

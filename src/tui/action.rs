@@ -147,6 +147,20 @@ pub enum Action {
     Redo,
     /// Show only deleted memories, or back to hiding them.
     ToggleDeletedView,
+    /// Open the Review tab (the queue shown last, else pending).
+    ShowReview,
+    /// Show the next review queue.
+    NextQueue,
+    /// Show the previous review queue.
+    PreviousQueue,
+    /// Leave the entry as it is and go to the next.
+    SkipEntry,
+    /// Mark the pair under the cursor as not duplicates, for good.
+    NotDuplicate,
+    /// Keep the left memory of the pair and deprecate the right one in its favour.
+    Supersede,
+    /// Swap which memory of the pair is kept.
+    SwapPair,
     /// Rate 1.
     #[serde(rename = "rate_1")]
     Rate1,
@@ -287,6 +301,20 @@ pub enum Action {
         /// The answer.
         response: SearchResponse,
     },
+    /// A page of a review queue was listed.
+    #[serde(skip)]
+    ReviewDone {
+        /// The generation of the request it answers.
+        generation: u64,
+        /// The page as hits.
+        response: SearchResponse,
+        /// The rest of each entry, in the order of the hits.
+        rows: Vec<super::review::QueueRow>,
+        /// Every queue's count.
+        counts: [Option<usize>; 6],
+        /// How long it took.
+        elapsed: Duration,
+    },
     /// The ids of every memory in the list, to mark.
     #[serde(skip)]
     MarkAllDone {
@@ -367,6 +395,13 @@ impl Action {
             Action::Undo => "undo the newest change",
             Action::Redo => "redo what was undone",
             Action::ToggleDeletedView => "deleted memories only / back",
+            Action::ShowReview => "Review tab: the queues",
+            Action::NextQueue => "next queue",
+            Action::PreviousQueue => "previous queue",
+            Action::SkipEntry => "skip: leave it, go to the next",
+            Action::NotDuplicate => "not a duplicate (for good)",
+            Action::Supersede => "supersede: keep left, deprecate right",
+            Action::SwapPair => "swap which one is kept",
             Action::Rate1 => "rate 1",
             Action::Rate2 => "rate 2",
             Action::Rate3 => "rate 3",
@@ -400,7 +435,8 @@ impl Action {
             | Action::IndexReloaded { .. }
             | Action::IndexReloadFailed(_)
             | Action::LinkSearchDone { .. }
-            | Action::MarkAllDone { .. } => "background result",
+            | Action::MarkAllDone { .. }
+            | Action::ReviewDone { .. } => "background result",
         }
     }
 

@@ -58,6 +58,18 @@ pub enum Effect {
         /// The list's request, all of it.
         request: Box<SearchRequest>,
     },
+    /// List a page of a review queue (and count every queue); answers `ReviewDone`
+    /// with `generation`.
+    Review {
+        /// Tag of this request; answers with another tag are stale.
+        generation: u64,
+        /// The queue.
+        queue: crate::review::Queue,
+        /// The first entry wanted.
+        offset: usize,
+        /// Entries wanted.
+        limit: usize,
+    },
     /// Leave the program.
     Quit,
 }

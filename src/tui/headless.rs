@@ -140,6 +140,18 @@ impl Headless {
                     generation,
                     request,
                 } => vec![run_mark_all(self.source.as_ref(), generation, &request)],
+                Effect::Review {
+                    generation,
+                    queue,
+                    offset,
+                    limit,
+                } => vec![super::review_job::run_review(
+                    &self.store,
+                    generation,
+                    queue,
+                    offset,
+                    limit,
+                )],
                 Effect::Quit => Vec::new(),
             };
             for answer in answers {

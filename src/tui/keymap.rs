@@ -40,12 +40,15 @@ pub enum Section {
     Rate,
     /// The link picker (a search box over a result list).
     LinkPicker,
+    /// On a review queue (list or detail), before the curation keys.
+    Review,
 }
 
 impl Section {
     /// Every section, in the order help lists them.
-    pub const ALL: [Section; 14] = [
+    pub const ALL: [Section; 15] = [
         Section::List,
+        Section::Review,
         Section::Curation,
         Section::Global,
         Section::Search,
@@ -78,6 +81,7 @@ impl Section {
             Section::Confirm => "confirm",
             Section::Rate => "rate",
             Section::LinkPicker => "link_picker",
+            Section::Review => "review",
         }
     }
 
@@ -98,6 +102,7 @@ impl Section {
             Section::Confirm => "Questions",
             Section::Rate => "Rating",
             Section::LinkPicker => "Link picker (type to search)",
+            Section::Review => "Review queues (the curation keys work too)",
         }
     }
 
@@ -202,6 +207,13 @@ fn defaults() -> Vec<(Section, &'static str, Action)> {
         (S::List, "4", A::ShowRating),
         (S::List, "5", A::ShowDiscovery),
         (S::List, "6", A::ShowProperty),
+        (S::List, "7", A::ShowReview),
+        (S::Review, "}", A::NextQueue),
+        (S::Review, "{", A::PreviousQueue),
+        (S::Review, "n", A::SkipEntry),
+        (S::Review, "N", A::NotDuplicate),
+        (S::Review, "S", A::Supersede),
+        (S::Review, "w", A::SwapPair),
         (S::List, "o", A::FlipOrder),
         (S::List, "p", A::PickPropertyField),
         (S::List, "enter", A::FocusDetail),
@@ -411,6 +423,9 @@ impl Keymap {
                     Focus::Detail => Section::Detail,
                 });
                 if matches!(state.focus, Focus::List | Focus::Detail) {
+                    if state.review.queue.is_some() {
+                        out.push(Section::Review);
+                    }
                     out.push(Section::Curation);
                 }
                 if !state.in_text_box() {

@@ -17,6 +17,8 @@ pub mod keymap;
 pub mod modal;
 mod navigate;
 pub mod offload;
+pub mod review;
+pub mod review_job;
 pub mod shield;
 pub mod signals;
 pub mod state;

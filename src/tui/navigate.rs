@@ -50,10 +50,12 @@ fn ensure_page(state: &mut State, effects: &mut Vec<Effect>) {
     state.requested_offset = offset;
     state.generation += 1;
     state.searching = true;
-    effects.push(Effect::Search {
-        generation: state.generation,
-        request: Box::new(state.request(offset)),
-    });
+    effects.push(
+        super::review::page_effect(state, offset).unwrap_or_else(|| Effect::Search {
+            generation: state.generation,
+            request: Box::new(state.request(offset)),
+        }),
+    );
 }
 
 /// Scrolls the list so the selection is on screen.

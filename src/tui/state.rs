@@ -235,6 +235,8 @@ pub struct State {
     pub track_reads: bool,
     /// The memory to keep selected when the list is searched again after a write.
     pub keep_selected: Option<String>,
+    /// The review queue shown instead of a search, and every queue's count.
+    pub review: super::review::ReviewScreen,
 }
 
 impl State {
@@ -287,6 +289,7 @@ impl State {
             report: None,
             track_reads: true,
             keep_selected: None,
+            review: Default::default(),
         }
     }
 

@@ -24,6 +24,9 @@ pub fn start(state: &mut State) -> Vec<Effect> {
 /// Applies one action to the state and returns what must happen outside it.
 pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
     let mut effects = Vec::new();
+    let Some(action) = super::review::update(state, action, &mut effects) else {
+        return effects;
+    };
     let Some(action) = curate::update(state, action, &mut effects) else {
         return effects;
     };
@@ -240,6 +243,15 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         | Action::IndexReloadFailed(_)
         | Action::LinkSearchDone { .. }
         | Action::MarkAllDone { .. } => {}
+        // `review::update` took these.
+        Action::ShowReview
+        | Action::NextQueue
+        | Action::PreviousQueue
+        | Action::SkipEntry
+        | Action::NotDuplicate
+        | Action::Supersede
+        | Action::SwapPair
+        | Action::ReviewDone { .. } => {}
     }
     effects
 }
@@ -257,10 +269,10 @@ fn new_search(state: &mut State) -> Effect {
     state.selected = 0;
     state.list_top = 0;
     state.requested_offset = 0;
-    Effect::Search {
+    super::review::page_effect(state, 0).unwrap_or_else(|| Effect::Search {
         generation: state.generation,
         request: Box::new(state.request(0)),
-    }
+    })
 }
 
 /// The histograms of every slider row, the chosen row's neighbours first.
@@ -293,10 +305,13 @@ pub(super) fn refresh_search(state: &mut State, effects: &mut Vec<Effect>) {
     state.generation += 1;
     state.searching = true;
     state.requested_offset = state.results.offset;
-    effects.push(Effect::Search {
-        generation: state.generation,
-        request: Box::new(state.request(state.results.offset)),
-    });
+    let offset = state.results.offset;
+    effects.push(
+        super::review::page_effect(state, offset).unwrap_or_else(|| Effect::Search {
+            generation: state.generation,
+            request: Box::new(state.request(offset)),
+        }),
+    );
     if state.filters_open {
         effects.push(histograms(state));
     }
@@ -325,7 +340,14 @@ fn next_focus(state: &State) -> Focus {
     }
 }
 
+/// A fresh search (or queue page) from the top.
+pub(super) fn search_again(state: &mut State, effects: &mut Vec<Effect>) {
+    effects.push(new_search(state));
+}
+
 pub(super) fn show_tab(state: &mut State, tab: Tab, effects: &mut Vec<Effect>) {
+    // a mode tab ends the review
+    state.review.queue = None;
     state.tab = tab;
     state.order = None;
     effects.push(new_search(state));

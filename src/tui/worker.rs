@@ -54,6 +54,7 @@ pub struct Worker {
     link_search: Newest<Box<SearchRequest>>,
     mark_all: Newest<Box<SearchRequest>>,
     details: mpsc::UnboundedSender<String>,
+    reviews: mpsc::UnboundedSender<ReviewJob>,
     reload: watch::Sender<u64>,
     writes: Option<mpsc::UnboundedSender<WriteJob>>,
     writer: Option<tokio::task::JoinHandle<()>>,
@@ -84,6 +85,7 @@ impl Worker {
         let (sources, sources_rx) = watch::channel(None);
         let (reload, reload_rx) = watch::channel(0);
         let (details, details_rx) = mpsc::unbounded_channel();
+        let (reviews, reviews_rx) = mpsc::unbounded_channel();
         let (writes, writes_rx) = mpsc::unbounded_channel();
         let (written, written_rx) = mpsc::unbounded_channel();
         let pending: Pending = Arc::default();
@@ -119,6 +121,11 @@ impl Worker {
             details_rx,
             Answers::new(&actions, &waits),
         ));
+        tokio::spawn(review_task(
+            store.clone(),
+            reviews_rx,
+            Answers::new(&actions, &waits),
+        ));
         let writer = tokio::spawn(write_task(store, writes_rx, written, waits.clone()));
         tokio::spawn(note_writes(written_rx, pending, actions));
         Worker {
@@ -127,6 +134,7 @@ impl Worker {
             link_search,
             mark_all,
             details,
+            reviews,
             reload,
             writes: Some(writes),
             writer: Some(writer),
@@ -172,6 +180,14 @@ impl Worker {
                 request,
             } => {
                 self.mark_all.send_replace(Some((generation, request)));
+            }
+            Effect::Review {
+                generation,
+                queue,
+                offset,
+                limit,
+            } => {
+                let _ = self.reviews.send((generation, queue, offset, limit));
             }
             Effect::Quit => {}
         }
@@ -507,6 +523,30 @@ async fn detail_task(
         let action = offload(&actions.waits, move || read_detail(&st, &asked))
             .await
             .unwrap_or_else(|reason| Action::DetailFailed { id, reason });
+        if !actions.send(action) {
+            return;
+        }
+    }
+}
+
+/// A queue page to list: generation, queue, offset, limit.
+type ReviewJob = (u64, crate::review::Queue, usize, usize);
+
+/// Lists queue pages off the loop, the newest request first.
+async fn review_task(
+    store: Arc<Store>,
+    mut requests: mpsc::UnboundedReceiver<ReviewJob>,
+    actions: Answers,
+) {
+    while let Some(mut job) = requests.recv().await {
+        while let Ok(newer) = requests.try_recv() {
+            job = newer;
+        }
+        let st = store.clone();
+        let (generation, queue, offset, limit) = job;
+        let action = actions
+            .run(move || super::review_job::run_review(&st, generation, queue, offset, limit))
+            .await;
         if !actions.send(action) {
             return;
         }

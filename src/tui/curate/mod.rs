@@ -202,7 +202,7 @@ pub(super) fn track_read(state: &State, id: &str, fx: &mut Vec<Effect>) {
 }
 
 /// Clears the last message before a new change.
-fn begin(state: &mut State) {
+pub(super) fn begin(state: &mut State) {
     state.message = None;
     state.report = None;
 }
@@ -272,7 +272,7 @@ fn ask_to_merge(state: &mut State) {
 }
 
 /// Sends one change to the store and returns its tag.
-fn send(state: &mut State, change: Change, fx: &mut Vec<Effect>) -> u64 {
+pub(super) fn send(state: &mut State, change: Change, fx: &mut Vec<Effect>) -> u64 {
     state.last_token += 1;
     state.writing += 1;
     let token = state.last_token;

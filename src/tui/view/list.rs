@@ -21,7 +21,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
         format!(" {}/{} ", state.selected + 1, total)
     };
     let mut title = vec![
-        Span::styled(" Memories ", look.theme.accent()),
+        Span::styled(
+            state
+                .review
+                .queue
+                .map_or(" Memories ".to_string(), |q| format!(" {} ", q.title())),
+            look.theme.accent(),
+        ),
         Span::styled(position, look.theme.muted()),
     ];
     if state.filters.deleted == DeletedFilter::Only {
@@ -45,6 +51,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
             "loading…"
         } else if state.searching {
             "searching…"
+        } else if state.review.queue.is_some() {
+            "nothing left in this queue"
         } else {
             "no memory matches"
         };

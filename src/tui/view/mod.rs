@@ -11,6 +11,7 @@ pub mod link_picker;
 pub mod list;
 pub mod picker;
 pub mod prompt;
+pub mod review;
 pub mod search_bar;
 pub mod status;
 pub mod tabs;
@@ -101,11 +102,19 @@ pub fn draw(frame: &mut Frame<'_>, state: &State, look: &Look<'_>) {
         too_small(frame, area, look);
         return;
     };
-    tabs::draw(frame, areas.tabs, state, look);
+    if state.review.queue.is_some() {
+        review::draw_tabs(frame, areas.tabs, state, look);
+    } else {
+        tabs::draw(frame, areas.tabs, state, look);
+    }
     search_bar::draw(frame, areas.search, state, look);
     list::draw(frame, areas.list, state, look);
     if let Some(a) = areas.detail {
-        detail::draw(frame, a, state, look);
+        if review::shows_pair(state) {
+            review::draw_pair(frame, a, state, look);
+        } else {
+            detail::draw(frame, a, state, look);
+        }
     }
     if let Some(a) = areas.filters {
         filters::draw(frame, a, state, look);

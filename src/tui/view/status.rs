@@ -17,7 +17,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
     let mut left: Vec<Span<'_>> = Vec::new();
     // While the index loads, the first answers come from the store's persisted index;
     // "loading…" stands in only for an answer still missing.
-    if state.loading && state.searching {
+    if let Some(text) = super::review::status_text(state) {
+        left.push(Span::styled(text, look.theme.accent()));
+    } else if state.loading && state.searching {
         left.push(Span::styled(" loading… ", look.theme.highlight()));
     } else {
         let r = &state.results;

@@ -34,7 +34,8 @@ fn labels(state: &State, width: u16) -> Vec<(Tab, String)> {
             .collect()
     };
     let full = make(false);
-    let need: usize = full.iter().map(|(_, l)| width_of(l) + 3).sum::<usize>() + 8;
+    // + the order label and the Review tab
+    let need: usize = full.iter().map(|(_, l)| width_of(l) + 3).sum::<usize>() + 8 + 11;
     if need <= usize::from(width) {
         full
     } else {
@@ -78,6 +79,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
         };
         spans.push(Span::styled(format!(" {label} "), style));
         spans.push(Span::raw(" "));
+    }
+    let review = super::key_hint(
+        look,
+        crate::tui::keymap::Section::List,
+        &crate::tui::action::Action::ShowReview,
+    );
+    let review = Span::styled(format!(" {review} Review "), look.theme.muted());
+    let used: usize = spans.iter().map(|s| width(&s.content)).sum();
+    // the Review tab only where it fits beside the order
+    if used + width(&review.content) + width(&order_label(state)) <= usize::from(area.width) {
+        spans.push(review);
     }
     let used: usize = spans.iter().map(|s| width(&s.content)).sum();
     let mut order = order_label(state);
