@@ -3,10 +3,10 @@
 
 use super::StoreReader;
 use super::error::{StoreError, StoreResult};
-use super::links::move_old_backlinks;
+use super::links::{move_old_backlinks, seal_backlinks};
 use super::tables::{
     BACKLINK_ROWS_SCHEMA, BACKLINKS, CHECKSUM_SCHEMA, FORMAT_MARKER, IDS, KEY_FORMAT, KEY_NEXT_DOC,
-    KEY_SCHEMA, MEMORIES, META, SCHEMA_VERSION,
+    KEY_SCHEMA, MEMORIES, META, SCHEMA_VERSION, SEALED_SCHEMA,
 };
 use super::writeback::EarlyWriteback;
 use redb::{
@@ -19,18 +19,7 @@ const REDB_MAGIC: [u8; 9] = [b'r', b'e', b'd', b'b', 0x1A, 0x0A, 0xA9, 0x0D, 0x0
 
 /// Wraps a redb error as a storage error naming the file.
 pub fn storage_error(path: &Path, e: impl std::fmt::Display) -> StoreError {
-    let detail = e.to_string();
-    if detail.to_lowercase().contains("corrupt") {
-        StoreError::Corrupt {
-            path: path.to_path_buf(),
-            detail,
-        }
-    } else {
-        StoreError::Storage {
-            path: path.to_path_buf(),
-            detail,
-        }
-    }
+    StoreError::of_storage(path, e)
 }
 
 fn io(path: &Path, source: std::io::Error) -> StoreError {
@@ -255,7 +244,8 @@ pub(super) fn check_or_stamp(
 }
 
 /// Brings a store of an older schema `version` to this build's, in one transaction:
-/// moves its backlinks into rows when it kept them in a multimap, rewrites its
+/// moves its backlinks into sealed rows when it kept them in a multimap, or seals its
+/// rows when they have no checksum, rewrites its
 /// memories with their checksums (after `before_long`, when it has any), and stamps
 /// the schema, so that an older memlens refuses the store from then on instead of
 /// meeting what it cannot read.
@@ -267,6 +257,8 @@ fn upgrade_schema(
     let txn = db.begin_write()?;
     if version < BACKLINK_ROWS_SCHEMA {
         move_old_backlinks(&txn)?;
+    } else if version < SEALED_SCHEMA {
+        seal_backlinks(&txn)?;
     }
     if version < CHECKSUM_SCHEMA && txn.open_table(MEMORIES)?.len()? > 0 {
         before_long(LongStep::AddChecksums);

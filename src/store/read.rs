@@ -2,6 +2,7 @@
 
 use super::error::{StoreError, StoreResult};
 use super::open::storage_error;
+use super::links::{COUNT_SOURCE, read_count};
 use super::tables::{BACKLINKS, IDS, MEMORIES, META, decode_doc};
 use crate::model::Memory;
 use redb::{ReadTransaction, ReadableTable, ReadableTableMetadata};
@@ -165,17 +166,32 @@ impl StoreReader {
         Ok(out)
     }
 
-    /// Ids of the memories whose relationships name `id`, sorted.
+    /// Ids of the memories whose relationships name `id`, sorted; an error when a row
+    /// fails its checksum or the rows found are not as many as the count row says.
     fn backlinks(&self, id: &str) -> StoreResult<Vec<String>> {
         let table = self.txn.open_table(BACKLINKS).map_err(|e| self.err(e))?;
         let mut out = Vec::new();
+        let mut count = None;
         for row in table.range((id, "")..).map_err(|e| self.err(e))? {
-            let (key, _) = row.map_err(|e| self.err(e))?;
+            let (key, sealed) = row.map_err(|e| self.err(e))?;
             let (target, source) = key.value();
             if target != id {
                 break;
             }
+            if source == COUNT_SOURCE {
+                count = Some(read_count(target, sealed.value()).map_err(|e| self.err(e))?);
+                continue;
+            }
+            sealed
+                .value()
+                .open(&(target, source))
+                .map_err(|e| self.err(e))?;
             out.push(source.to_string());
+        }
+        if count.unwrap_or(0) != out.len() as u64 {
+            return Err(self.err(format!(
+                "corrupted: the backlinks of `{id}` are not as many as their count row says"
+            )));
         }
         Ok(out)
     }
