@@ -1,11 +1,11 @@
 //! Read-only snapshots of a store.
 
 use super::error::{StoreError, StoreResult};
-use super::open::storage_error;
 use super::links::{COUNT_SOURCE, read_count};
+use super::open::storage_error;
 use super::tables::{BACKLINKS, IDS, MEMORIES, META, decode_doc};
 use crate::model::Memory;
-use redb::{ReadTransaction, ReadableTable, ReadableTableMetadata};
+use redb::{ReadOnlyTable, ReadTransaction, ReadableTable, ReadableTableMetadata};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -81,7 +81,32 @@ impl StoreReader {
     /// The document number of a memory id.
     pub fn doc_of(&self, id: &str) -> StoreResult<Option<u32>> {
         let ids = self.txn.open_table(IDS).map_err(|e| self.err(e))?;
-        Ok(ids.get(id).map_err(|e| self.err(e))?.map(|v| v.value()))
+        self.find(&ids, id)
+    }
+
+    /// The document number `ids` holds for `id`. A lookup that finds nothing is checked
+    /// against the rows on either side of where `id` would be: damage that changed a
+    /// key leaves its row in place, so the row that was `id` is then a neighbour naming
+    /// a memory of another id, and the miss is reported as damage instead of as a
+    /// memory that is not there.
+    fn find(&self, ids: &ReadOnlyTable<&str, u32>, id: &str) -> StoreResult<Option<u32>> {
+        if let Some(doc) = ids.get(id).map_err(|e| self.err(e))? {
+            return Ok(Some(doc.value()));
+        }
+        let before = ids.range(..id).map_err(|e| self.err(e))?.next_back();
+        let after = ids.range(id..).map_err(|e| self.err(e))?.next();
+        for row in [before, after].into_iter().flatten() {
+            let (key, doc) = row.map_err(|e| self.err(e))?;
+            let named = self.get_doc(doc.value())?.map(|m| m.id);
+            if named.as_deref() != Some(key.value()) {
+                return Err(self.err(format!(
+                    "corrupted: the id table is damaged near `{id}` (`{}` names record {})",
+                    key.value(),
+                    doc.value()
+                )));
+            }
+        }
+        Ok(None)
     }
 
     /// The memory stored under a document number.
@@ -202,12 +227,7 @@ impl StoreReader {
         let ids = self.txn.open_table(IDS).map_err(|e| self.err(e))?;
         let mut linked = BTreeSet::new();
         for rel in &memory.relationships {
-            if rel.target != memory.id
-                && ids
-                    .get(rel.target.as_str())
-                    .map_err(|e| self.err(e))?
-                    .is_some()
-            {
+            if rel.target != memory.id && self.find(&ids, &rel.target)?.is_some() {
                 linked.insert(rel.target.clone());
             }
         }
