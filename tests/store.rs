@@ -625,3 +625,68 @@ fn a_store_written_before_index_checksums_is_sealed_once_losing_nothing() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("checksum"), "{}", stderr(&out));
 }
+
+#[test]
+fn an_id_or_a_backlink_row_lost_to_a_damaged_key_is_damage_not_a_missing_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    {
+        let store = Store::open(&path).unwrap();
+        let mut w = store.write().unwrap();
+        for m in [
+            linking("a", &["b"]),
+            linking("c", &["b"]),
+            Memory::new("b", "linked to", Timestamp(0)),
+            Memory::new("d", "alone", Timestamp(0)),
+        ] {
+            w.put(&m).unwrap();
+        }
+        w.commit().unwrap();
+        let r = store.read().unwrap();
+        assert!(
+            r.doc_of("bb").unwrap().is_none(),
+            "an id never stored is no damage"
+        );
+        assert_eq!(r.linked_from("b").unwrap(), ["a", "c"]);
+    }
+    // damage changes the key `d` to `d~` (the row stays where `d` sorts) and the key of
+    // the backlink row (b, c) to (bz, c)
+    {
+        let db = redb::Database::open(&path).unwrap();
+        let txn = db.begin_write().unwrap();
+        {
+            let mut ids = txn.open_table(memlens::store::tables::IDS).unwrap();
+            let doc = ids.remove("d").unwrap().unwrap().value();
+            ids.insert("d~", doc).unwrap();
+            let mut links = txn.open_table(BACKLINKS).unwrap();
+            let row = links
+                .remove(("b", "c"))
+                .unwrap()
+                .unwrap()
+                .value()
+                .stored()
+                .to_vec();
+            let moved = memlens::index::sealed::SealedBytes::from_sealed(&row);
+            links.insert(("bz", "c"), moved).unwrap();
+        }
+        txn.commit().unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let r = store.read().unwrap();
+    match r.doc_of("d") {
+        Err(StoreError::Corrupt { detail, .. }) => assert!(detail.contains("id table"), "{detail}"),
+        other => panic!("a lost id read as {other:?}"),
+    }
+    match r.linked_from("b") {
+        Err(StoreError::Corrupt { detail, .. }) => assert!(detail.contains("count"), "{detail}"),
+        other => panic!("a lost backlink read as {other:?}"),
+    }
+    assert!(
+        r.linked_from("bz").is_err(),
+        "the moved row fails its checksum"
+    );
+    drop(r);
+    drop(store);
+    let report = memlens::store::check::check(&path, &dir.path().join("scratch")).unwrap();
+    assert!(!report.is_clean());
+}

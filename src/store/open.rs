@@ -266,7 +266,7 @@ fn upgrade_schema(
     }
     txn.open_table(META)?
         .insert(KEY_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())?;
-    txn.commit()?;
+    commit_durably(txn)?;
     Ok(())
 }
 
@@ -280,8 +280,17 @@ fn index_or_rebuild(db: &Database, before_long: &dyn Fn(LongStep)) -> Result<(),
     before_long(LongStep::RebuildIndex);
     let txn = db.begin_write()?;
     crate::index::rebuild(&txn)?;
-    txn.commit()?;
+    commit_durably(txn)?;
     Ok(())
+}
+
+/// Commits `txn` with redb's two-phase commit: the new root is made durable before the
+/// header points at it, so a header slot that later fails its checksum is reported as
+/// damage. Without it redb takes such a slot for a commit torn by a crash and reads the
+/// previous one instead: bit rot in the header would silently undo the last write.
+pub(super) fn commit_durably(mut txn: redb::WriteTransaction) -> Result<(), redb::CommitError> {
+    txn.set_two_phase_commit(true);
+    txn.commit()
 }
 
 fn stamp_new(db: &Database) -> Result<(), redb::Error> {
@@ -297,6 +306,6 @@ fn stamp_new(db: &Database) -> Result<(), redb::Error> {
         crate::index::create_tables(&txn)?;
     }
     crate::index::rebuild(&txn)?;
-    txn.commit()?;
+    commit_durably(txn)?;
     Ok(())
 }
