@@ -119,6 +119,22 @@ fn stored_count(
     }
 }
 
+/// Checks the seal of the backlink row `(target, source)`, a count row or not.
+pub(crate) fn check_row(
+    target: &str,
+    source: &str,
+    value: SealedBytes<'_>,
+) -> Result<(), redb::Error> {
+    if source == COUNT_SOURCE {
+        read_count(target, value).map(|_| ())
+    } else {
+        value
+            .open(&(target, source))
+            .map(|_| ())
+            .map_err(Into::into)
+    }
+}
+
 /// The count a count row of `target` holds, or the error saying it is damaged.
 pub(crate) fn read_count(target: &str, value: SealedBytes<'_>) -> Result<u64, redb::Error> {
     let bytes = value.open(&(target, COUNT_SOURCE))?;

@@ -1,7 +1,7 @@
 //! Read-only snapshots of a store.
 
 use super::error::{StoreError, StoreResult};
-use super::links::{COUNT_SOURCE, read_count};
+use super::links::{COUNT_SOURCE, check_row, read_count};
 use super::open::storage_error;
 use super::tables::{BACKLINKS, IDS, MEMORIES, META, decode_doc};
 use crate::model::Memory;
@@ -197,10 +197,22 @@ impl StoreReader {
         let table = self.txn.open_table(BACKLINKS).map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         let mut count = None;
+        // A damaged key misleads the search within its page, so the rows on either side
+        // of `id`'s rows are opened too: one of them is then the damaged row.
+        if let Some(row) = table
+            .range(..(id, COUNT_SOURCE))
+            .map_err(|e| self.err(e))?
+            .next_back()
+        {
+            let (key, sealed) = row.map_err(|e| self.err(e))?;
+            let (target, source) = key.value();
+            check_row(target, source, sealed.value()).map_err(|e| self.err(e))?;
+        }
         for row in table.range((id, "")..).map_err(|e| self.err(e))? {
             let (key, sealed) = row.map_err(|e| self.err(e))?;
             let (target, source) = key.value();
             if target != id {
+                check_row(target, source, sealed.value()).map_err(|e| self.err(e))?;
                 break;
             }
             if source == COUNT_SOURCE {
