@@ -9,8 +9,8 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use memlens::exchange::detect::{detect, detect_line};
 use memlens::exchange::ImportSource;
+use memlens::exchange::detect::{detect, detect_line};
 
 const NAMES: [&str; 5] = ["in.jsonl", "in.json", "in.jsonl.gz", "in.md", "in"];
 

@@ -31,10 +31,20 @@ fuzz_target!(|data: &[u8]| {
             common::check_round_trips(&read.memories);
             for m in &read.memories {
                 let mut again = common::Collect::default();
-                parse_memory(&render(m), "fuzz.md", "fuzz", &mut again, &HashMap::new(), common::NOW);
+                parse_memory(
+                    &render(m),
+                    "fuzz.md",
+                    "fuzz",
+                    &mut again,
+                    &HashMap::new(),
+                    common::NOW,
+                );
                 assert_eq!(again.problems, 0, "a rendered memory does not read back");
                 let [back] = &again.memories[..] else {
-                    panic!("a rendered memory reads as {} memories", again.memories.len());
+                    panic!(
+                        "a rendered memory reads as {} memories",
+                        again.memories.len()
+                    );
                 };
                 let mut back = back.clone();
                 back.source = m.source.clone();

@@ -20,12 +20,18 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let source = if choice % 2 == 0 {
-        ImportSource::Path(common::file("memories.jsonl", rest), Some(Format::Openmemory))
+        ImportSource::Path(
+            common::file("memories.jsonl", rest),
+            Some(Format::Openmemory),
+        )
     } else {
         let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
         gz.write_all(rest).expect("compress in memory");
         let bytes = gz.finish().expect("compress in memory");
-        ImportSource::Path(common::file("memories.jsonl.gz", &bytes), Some(Format::Openmemory))
+        ImportSource::Path(
+            common::file("memories.jsonl.gz", &bytes),
+            Some(Format::Openmemory),
+        )
     };
     let read = common::collect(&source);
     if read.problems == 0 {
