@@ -3,8 +3,28 @@
 //! here and go in through a redb cursor at the table's end, which packs them into full
 //! leaves with one update of the parent pages per megabyte.
 
+use crate::index::sealed::{self, Sealed, SealedBytes};
 use redb::Table;
 use std::ops::Bound;
+
+/// A value type whose rows [`Appends`] can hold: made from the bytes pushed.
+pub(crate) trait RowValue: redb::Value + 'static {
+    /// The value stored as `bytes`.
+    fn row(bytes: &[u8]) -> Self::SelfType<'_>;
+}
+
+impl RowValue for &'static [u8] {
+    fn row(bytes: &[u8]) -> &[u8] {
+        bytes
+    }
+}
+
+impl RowValue for Sealed {
+    fn row(bytes: &[u8]) -> SealedBytes<'_> {
+        // pushed by `push_sealed`
+        SealedBytes::from_sealed(bytes)
+    }
+}
 
 /// The rows gathered before [`Appends::is_full`] asks for them to be written.
 const WRITE_AT_BYTES: usize = 4 << 20;
@@ -28,6 +48,14 @@ impl Appends {
         self.ends.push(self.bytes.len());
     }
 
+    /// Adds a row of an index table: `payload` sealed under `key` (see
+    /// [`crate::index::sealed`]); otherwise as [`push`](Self::push).
+    pub(crate) fn push_sealed(&mut self, key: u32, payload: &[u8]) {
+        self.keys.push(key);
+        sealed::seal_into(&key, payload, &mut self.bytes);
+        self.ends.push(self.bytes.len());
+    }
+
     /// True when no row is waiting.
     pub(crate) fn is_empty(&self) -> bool {
         self.keys.is_empty()
@@ -47,14 +75,17 @@ impl Appends {
 
     /// Appends every waiting row to `table` and forgets them. Fails with
     /// `UnorderedKey` when a row's key is not above the table's last key.
-    pub(crate) fn write(&mut self, table: &mut Table<'_, u32, &[u8]>) -> Result<(), redb::Error> {
+    pub(crate) fn write<V: RowValue>(
+        &mut self,
+        table: &mut Table<'_, u32, V>,
+    ) -> Result<(), redb::Error> {
         if self.is_empty() {
             return Ok(());
         }
         let mut cursor = table.upper_bound_mut(Bound::<u32>::Unbounded)?;
         let mut start = 0;
         for (&key, &end) in self.keys.iter().zip(&self.ends) {
-            cursor.insert_before(key, &self.bytes[start..end])?;
+            cursor.insert_before(key, V::row(&self.bytes[start..end]))?;
             start = end;
         }
         cursor.close()?;
@@ -65,10 +96,10 @@ impl Appends {
     }
 
     /// [`write`](Self::write) into `definition`'s table of `txn`, opened for it.
-    pub(crate) fn write_into(
+    pub(crate) fn write_into<V: RowValue>(
         &mut self,
         txn: &redb::WriteTransaction,
-        definition: redb::TableDefinition<u32, &[u8]>,
+        definition: redb::TableDefinition<u32, V>,
     ) -> Result<(), redb::Error> {
         if self.is_empty() {
             return Ok(());

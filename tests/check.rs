@@ -110,7 +110,12 @@ fn each_derived_table_out_of_step_is_found_and_repaired_to_the_same_store() {
         }),
         ("a backlink invented", &["(backlinks)", "m0000005"], |t| {
             let mut b = t.open_table(BACKLINKS).unwrap();
-            b.insert(("m0000006", "m0000005"), ()).unwrap();
+            let row = ("m0000006", "m0000005");
+            b.insert(
+                row,
+                memlens::index::sealed::SealedBuf::new(&row, b"").value(),
+            )
+            .unwrap();
         }),
         (
             "a search record removed",

@@ -13,6 +13,7 @@ use memlens::exchange::{ExchangeError, Format, ImportSource, OnConflict, import}
 use memlens::index::facts::FACTS;
 use memlens::index::haystacks::{self, Chunk, HAYSTACKS, Haystacks};
 use memlens::index::postings::{self, MAX_BLOCK, POSTINGS, Posting};
+use memlens::index::sealed::{SealedBuf, SealedBytes};
 use memlens::index::{KEY_INDEX, SEARCH_DOCS, SearchRecord, index_is_current};
 use memlens::model::{Memory, Timestamp};
 use memlens::store::tables::META;
@@ -532,7 +533,8 @@ fn stored_haystacks(store: &Store, id: &str) -> (String, String) {
         .next_back()
         .expect("chunk stored")
         .expect("entry");
-    let c = Chunk::parse(bytes.value()).expect("chunk parses");
+    let c =
+        Chunk::parse(bytes.value().open(&first.value()).expect("sealed")).expect("chunk parses");
     let slot = (doc - first.value()) as usize;
     assert!(slot < c.len(), "document {doc} lies in no chunk");
     let text = |b: &[u8]| String::from_utf8(b.to_vec()).expect("UTF-8");
@@ -991,13 +993,13 @@ fn a_damaged_search_record_and_an_orphan_are_repaired_by_the_rebuild() {
         let mut records = txn.open_table(SEARCH_DOCS).expect("records");
         assert!(
             records
-                .insert(damaged, &b"\x01garbage"[..])
+                .insert(damaged, SealedBytes::from_sealed(&b"\x01garbage"[..]))
                 .expect("insert")
                 .is_some()
         );
         assert!(
             records
-                .insert(orphan, &b"\xffmore"[..])
+                .insert(orphan, SealedBytes::from_sealed(&b"\xffmore"[..]))
                 .expect("insert")
                 .is_none()
         );
@@ -1012,8 +1014,9 @@ fn a_damaged_search_record_and_an_orphan_are_repaired_by_the_rebuild() {
     let reader = store.read().expect("read");
     let records = reader.txn().open_table(SEARCH_DOCS).expect("records");
     assert!(records.get(orphan).expect("get").is_none(), "orphan kept");
-    let record = SearchRecord::decode(records.get(damaged).expect("get").expect("kept").value())
-        .expect("repaired");
+    let stored = records.get(damaged).expect("get").expect("kept");
+    let record =
+        SearchRecord::decode(stored.value().open(&damaged).expect("sealed")).expect("repaired");
     assert_eq!(record.id, "n0301");
 }
 
@@ -1066,9 +1069,13 @@ fn older_records_are_rewritten(index_version: u32, record_version: u8) {
                 .expect("get")
                 .expect("record")
                 .value()
+                .open(&doc)
+                .expect("sealed")
                 .to_vec();
             bytes[0] = record_version;
-            records.insert(doc, bytes.as_slice()).expect("insert");
+            records
+                .insert(doc, SealedBuf::new(&doc, &bytes).value())
+                .expect("insert");
             old_records += 1;
         }
         txn.open_table(META)
@@ -1091,7 +1098,7 @@ fn older_records_are_rewritten(index_version: u32, record_version: u8) {
     for entry in records.iter().expect("iter") {
         let (doc, bytes) = entry.expect("entry");
         assert!(
-            SearchRecord::decode(bytes.value()).is_some(),
+            SearchRecord::decode(bytes.value().open(&doc.value()).expect("sealed")).is_some(),
             "{context}: record {} left in the old form",
             doc.value()
         );
@@ -1118,7 +1125,9 @@ fn a_damaged_search_record_under_a_current_index_is_healed_by_the_next_write() {
     with_raw_db(&path, |txn| {
         let mut records = txn.open_table(SEARCH_DOCS).expect("records");
         for doc in docs {
-            records.insert(doc, &b"\x01garbage"[..]).expect("insert");
+            records
+                .insert(doc, SealedBytes::from_sealed(&b"\x01garbage"[..]))
+                .expect("insert");
         }
     });
     let store = Store::open(&path).expect("reopen");
@@ -1146,7 +1155,8 @@ fn raw_blocks(txn: &redb::WriteTransaction, term: &str) -> Vec<(u32, Vec<Posting
         let (key, value) = entry.expect("entry");
         let first = postings::key_doc(key.value()).expect("key");
         let mut block = Vec::new();
-        postings::decode_into(first, value.value(), &mut block).expect("decode");
+        let value = value.value().open(&key.value()).expect("sealed");
+        postings::decode_into(first, value, &mut block).expect("decode");
         out.push((first, block));
     }
     out
@@ -1162,8 +1172,12 @@ fn replace_blocks(txn: &redb::WriteTransaction, term: &str, blocks: &[(u32, Vec<
     }
     for (start, block) in blocks {
         let bytes = postings::encode(*start, block);
+        let key = postings::key(term, *start);
         table
-            .insert(postings::key(term, *start).as_slice(), bytes.as_slice())
+            .insert(
+                key.as_slice(),
+                SealedBuf::new(&key.as_slice(), &bytes).value(),
+            )
             .expect("insert");
     }
 }
@@ -1184,7 +1198,7 @@ fn raw_chunk(txn: &redb::WriteTransaction, nth: usize) -> (u32, Vec<Haystacks>) 
     let first = chunk_key(txn, nth);
     let table = txn.open_table(HAYSTACKS).expect("haystacks");
     let bytes = table.get(first).expect("get").expect("chunk stored");
-    let c = Chunk::parse(bytes.value()).expect("chunk parses");
+    let c = Chunk::parse(bytes.value().open(&first).expect("sealed")).expect("chunk parses");
     let docs = (0..c.len())
         .map(|s| Haystacks {
             literal: c.literal(s).to_vec(),
@@ -1197,7 +1211,10 @@ fn raw_chunk(txn: &redb::WriteTransaction, nth: usize) -> (u32, Vec<Haystacks>) 
 fn put_chunk(txn: &redb::WriteTransaction, first: u32, docs: &[Haystacks]) {
     let mut table = txn.open_table(HAYSTACKS).expect("haystacks");
     table
-        .insert(first, haystacks::encode(docs).as_slice())
+        .insert(
+            first,
+            SealedBuf::new(&first, &haystacks::encode(docs)).value(),
+        )
         .expect("insert");
 }
 
@@ -1342,9 +1359,13 @@ fn the_checker_notices_every_kind_of_damage() {
                     .expect("get")
                     .expect("stored")
                     .value()
+                    .open(&first)
+                    .expect("sealed")
                     .to_vec();
                 bytes.pop();
-                table.insert(first, bytes.as_slice()).expect("insert");
+                table
+                    .insert(first, SealedBuf::new(&first, &bytes).value())
+                    .expect("insert");
             },
         ),
     ];

@@ -491,6 +491,7 @@ fn missing_or_damaged_search_records_are_rebuilt_from_the_memories() {
 fn damaged_store_agrees(memories: &[Memory], remove: bool) {
     use memlens::index::SEARCH_DOCS;
     use memlens::index::haystacks::{self, Chunk, HAYSTACKS, Haystacks};
+    use memlens::index::sealed::SealedBuf;
     use redb::ReadableTable;
     let (_dir, store) = store_with(memories);
     {
@@ -504,8 +505,11 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
             for doc in [0u32, 5, 6, 29].into_iter().filter(|_| remove) {
                 table.remove(doc).unwrap();
             }
-            table.insert(7u32, &b"\x01garbage"[..]).unwrap();
-            table.insert(8u32, &b"\x09unknown version"[..]).unwrap();
+            // records that are intact (sealed) but of no version this build reads
+            let garbage = SealedBuf::new(&7u32, b"\x01garbage");
+            table.insert(7u32, garbage.value()).unwrap();
+            let unknown = SealedBuf::new(&8u32, b"\x09unknown version");
+            table.insert(8u32, unknown.value()).unwrap();
             let mut texts = w
                 .txn()
                 .expect("write transaction")
@@ -514,7 +518,9 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
             if remove {
                 assert!(texts.remove(0u32).unwrap().is_some(), "no haystacks chunk");
             } else {
-                let bytes = texts.get(0u32).unwrap().unwrap().value().to_vec();
+                let stored = texts.get(0u32).unwrap().unwrap();
+                let bytes = stored.value().open(&0u32).unwrap().to_vec();
+                drop(stored);
                 let c = Chunk::parse(&bytes).unwrap();
                 let mut slots: Vec<Haystacks> = (0..c.len())
                     .map(|s| Haystacks {
@@ -526,7 +532,10 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
                 slots[10] = Haystacks::default();
                 slots[12].fuzzy = vec![0xff, 0xfe];
                 texts
-                    .insert(0u32, haystacks::encode(&slots).as_slice())
+                    .insert(
+                        0u32,
+                        SealedBuf::new(&0u32, &haystacks::encode(&slots)).value(),
+                    )
                     .unwrap();
             }
         }

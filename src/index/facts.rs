@@ -3,13 +3,14 @@
 //! filters), its BM25 length and its created_at, as fixed-size rows packed in chunks
 //! of consecutive documents, so a whole store's facts read in a few large values.
 
+use super::sealed::{self, Sealed, SealedBuf};
 use crate::model::Memory;
 use crate::search::SESSION_RECAP;
 use crate::store::tables::META;
 use redb::{ReadableTable, StorageError, Table, TableDefinition, WriteTransaction};
 
 /// Chunk number (document / [`CHUNK_DOCS`]) → the packed rows of its documents.
-pub const FACTS: TableDefinition<u32, &[u8]> = TableDefinition::new("facts");
+pub const FACTS: TableDefinition<u32, Sealed> = TableDefinition::new("facts");
 
 /// Documents per chunk.
 pub const CHUNK_DOCS: u32 = 1024;
@@ -135,9 +136,10 @@ impl Totals {
     pub fn read<T: ReadableTable<&'static str, &'static [u8]>>(
         meta: &T,
     ) -> Result<Option<Totals>, StorageError> {
-        Ok(meta
-            .get(KEY_TOTALS)?
-            .and_then(|v| Totals::decode(v.value())))
+        match meta.get(KEY_TOTALS)? {
+            Some(v) => Ok(Totals::decode(sealed::open(&KEY_TOTALS, v.value())?)),
+            None => Ok(None),
+        }
     }
 }
 
@@ -173,7 +175,9 @@ impl TotalsChange {
             deleted: add(now.deleted, self.0[2])?,
             deleted_length: add(now.deleted_length, self.0[3])?,
         };
-        meta.insert(KEY_TOTALS, next.encode().as_slice())?;
+        let mut stored = Vec::with_capacity(36);
+        sealed::seal_into(&KEY_TOTALS, &next.encode(), &mut stored);
+        meta.insert(KEY_TOTALS, stored.as_slice())?;
         self.0 = [0; 4];
         Ok(())
     }
@@ -181,7 +185,7 @@ impl TotalsChange {
 
 /// The facts of `docs` (ascending), each `None` when no memory is stored under it; reads
 /// each chunk that holds one of them once.
-pub fn get_many<T: ReadableTable<u32, &'static [u8]>>(
+pub fn get_many<T: ReadableTable<u32, Sealed>>(
     table: &T,
     docs: &[u32],
 ) -> Result<Vec<Option<Fact>>, StorageError> {
@@ -191,7 +195,7 @@ pub fn get_many<T: ReadableTable<u32, &'static [u8]>>(
         let chunk = docs[i] / CHUNK_DOCS;
         let stored = table.get(chunk)?;
         let rows = match &stored {
-            Some(v) => Some(checked(chunk, v.value())?),
+            Some(v) => Some(checked(chunk, v.value().open(&chunk)?)?),
             None => None,
         };
         while i < docs.len() && docs[i] / CHUNK_DOCS == chunk {
@@ -217,14 +221,14 @@ fn checked(chunk: u32, rows: &[u8]) -> Result<&[u8], StorageError> {
 
 /// Calls `f` with every stored memory's document number and fact, in document order.
 /// A damaged chunk is an error.
-pub fn for_each<T: ReadableTable<u32, &'static [u8]>>(
+pub fn for_each<T: ReadableTable<u32, Sealed>>(
     table: &T,
     mut f: impl FnMut(u32, Fact),
 ) -> Result<(), StorageError> {
     for entry in table.iter()? {
         let (chunk, rows) = entry?;
         let chunk = chunk.value();
-        let rows = checked(chunk, rows.value())?;
+        let rows = checked(chunk, rows.value().open(&chunk)?)?;
         for (i, row) in rows.chunks_exact(ROW).enumerate() {
             if let Some(fact) = Fact::from_row(row) {
                 f(chunk * CHUNK_DOCS + i as u32, fact);
@@ -237,14 +241,14 @@ pub fn for_each<T: ReadableTable<u32, &'static [u8]>>(
 /// Writes `changes` (sorted by document, at most one per document; `None` = no memory
 /// under that document any more).
 pub(crate) fn apply(
-    table: &mut Table<'_, u32, &'static [u8]>,
+    table: &mut Table<'_, u32, Sealed>,
     changes: &[(u32, Option<Fact>)],
 ) -> Result<(), StorageError> {
     let mut i = 0;
     while i < changes.len() {
         let chunk = changes[i].0 / CHUNK_DOCS;
         let mut rows = match table.get(chunk)? {
-            Some(v) => checked(chunk, v.value())?.to_vec(),
+            Some(v) => checked(chunk, v.value().open(&chunk)?)?.to_vec(),
             None => vec![0u8; ROW * CHUNK_DOCS as usize],
         };
         while i < changes.len() && changes[i].0 / CHUNK_DOCS == chunk {
@@ -256,7 +260,7 @@ pub(crate) fn apply(
         if rows.iter().step_by(ROW).all(|flags| flags & PRESENT == 0) {
             table.remove(chunk)?;
         } else {
-            table.insert(chunk, rows.as_slice())?;
+            table.insert(chunk, SealedBuf::new(&chunk, &rows).value())?;
         }
     }
     Ok(())

@@ -8,6 +8,7 @@ use super::haystacks::{
     Chunk, EMPTY_SLOT, MAX_SLOTS, Slot, TARGET_BYTES, Text, chunk_before, damaged, encode_slots,
     header_bytes, next_chunk_after,
 };
+use super::sealed::{Sealed, SealedBuf};
 use redb::{StorageError, Table};
 use std::borrow::Cow;
 
@@ -28,12 +29,12 @@ struct OpenChunk<'t> {
 impl<'t> OpenChunk<'t> {
     /// The stored chunk that holds `doc` or ends before it, or else an empty one
     /// starting at `doc`.
-    fn around<'a>(table: &Table<'a, u32, &'static [u8]>, doc: u32) -> Result<Self, StorageError> {
+    fn around<'a>(table: &Table<'a, u32, Sealed>, doc: u32) -> Result<Self, StorageError> {
         let next = next_chunk_after(table, doc)?;
         let Some((first, stored)) = chunk_before(table, doc)? else {
             return Ok(OpenChunk::empty(doc, next));
         };
-        let c = Chunk::parse(stored.value()).ok_or_else(|| damaged(first))?;
+        let c = Chunk::parse(stored.value().open(&first)?).ok_or_else(|| damaged(first))?;
         let slots: Vec<OpenSlot<'t>> = (0..c.len())
             .map(|s| {
                 (
@@ -94,7 +95,7 @@ impl<'t> OpenChunk<'t> {
     }
 
     /// Writes the chunk back if it changed: removed when it holds no memory any more.
-    fn write(self, table: &mut Table<'_, u32, &'static [u8]>) -> Result<(), StorageError> {
+    fn write(self, table: &mut Table<'_, u32, Sealed>) -> Result<(), StorageError> {
         if !self.changed {
             return Ok(());
         }
@@ -102,7 +103,8 @@ impl<'t> OpenChunk<'t> {
         if slots.iter().all(|&slot| slot == EMPTY_SLOT) {
             table.remove(self.first)?;
         } else {
-            table.insert(self.first, encode_slots(&slots).as_slice())?;
+            let stored = SealedBuf::new(&self.first, &encode_slots(&slots));
+            table.insert(self.first, stored.value())?;
         }
         Ok(())
     }
@@ -112,7 +114,7 @@ impl<'t> OpenChunk<'t> {
 /// under that document any more). Each chunk is built straight from the stored one (if
 /// any) and the new haystacks, copying the new text once.
 pub(crate) fn apply(
-    table: &mut Table<'_, u32, &'static [u8]>,
+    table: &mut Table<'_, u32, Sealed>,
     changes: &[(u32, Option<Text<'_>>)],
 ) -> Result<(), StorageError> {
     let mut open: Option<OpenChunk<'_>> = None;

@@ -12,6 +12,7 @@
 //! chunk is stored under its first document; [`apply`] (in `haystack_writes`) builds
 //! and changes them.
 
+use super::sealed::Sealed;
 use memchr::memmem::Finder;
 use redb::{AccessGuard, ReadableTable, StorageError, TableDefinition};
 use std::ops::Bound;
@@ -19,7 +20,7 @@ use std::ops::Bound;
 pub(crate) use super::haystack_writes::apply;
 
 /// A chunk's first document → the haystacks of its documents.
-pub const HAYSTACKS: TableDefinition<u32, &[u8]> = TableDefinition::new("haystacks");
+pub const HAYSTACKS: TableDefinition<u32, Sealed> = TableDefinition::new("haystacks");
 
 /// The most documents a chunk holds.
 pub const MAX_SLOTS: usize = 256;
@@ -224,7 +225,7 @@ pub(crate) fn encode_slots(slots: &[Slot<'_>]) -> Vec<u8> {
 
 /// Calls `f` with every chunk's first document and the chunk, in order; a damaged
 /// chunk is an error.
-pub fn for_each<T: ReadableTable<u32, &'static [u8]>>(
+pub fn for_each<T: ReadableTable<u32, Sealed>>(
     table: &T,
     f: impl FnMut(u32, &Chunk<'_>),
 ) -> Result<(), StorageError> {
@@ -232,7 +233,7 @@ pub fn for_each<T: ReadableTable<u32, &'static [u8]>>(
 }
 
 /// [`for_each`] over the chunks that hold documents of `docs` only.
-pub fn for_each_covering<T: ReadableTable<u32, &'static [u8]>>(
+pub fn for_each_covering<T: ReadableTable<u32, Sealed>>(
     table: &T,
     docs: std::ops::RangeInclusive<u32>,
     mut f: impl FnMut(u32, &Chunk<'_>),
@@ -241,18 +242,19 @@ pub fn for_each_covering<T: ReadableTable<u32, &'static [u8]>>(
     let from = chunk_before(table, *docs.start())?.map_or(*docs.start(), |(first, _)| first);
     for entry in table.range(from..=*docs.end())? {
         let (first, bytes) = entry?;
-        let parsed = Chunk::parse(bytes.value()).ok_or_else(|| damaged(first.value()))?;
-        f(first.value(), &parsed);
+        let first = first.value();
+        let parsed = Chunk::parse(bytes.value().open(&first)?).ok_or_else(|| damaged(first))?;
+        f(first, &parsed);
     }
     Ok(())
 }
 
 /// A stored chunk's bytes, read from its table.
-pub(crate) type StoredChunk<'t> = AccessGuard<'t, &'static [u8]>;
+pub(crate) type StoredChunk<'t> = AccessGuard<'t, Sealed>;
 
 /// The chunk stored at or before `doc` (the one that holds it, if any chunk does):
 /// its first document and its stored bytes.
-pub(crate) fn chunk_before<'t, T: ReadableTable<u32, &'static [u8]>>(
+pub(crate) fn chunk_before<'t, T: ReadableTable<u32, Sealed>>(
     table: &'t T,
     doc: u32,
 ) -> Result<Option<(u32, StoredChunk<'t>)>, StorageError> {
@@ -266,7 +268,7 @@ pub(crate) fn chunk_before<'t, T: ReadableTable<u32, &'static [u8]>>(
 }
 
 /// The first document of the chunk stored after `doc`, if any.
-pub(crate) fn next_chunk_after<T: ReadableTable<u32, &'static [u8]>>(
+pub(crate) fn next_chunk_after<T: ReadableTable<u32, Sealed>>(
     table: &T,
     doc: u32,
 ) -> Result<Option<u32>, StorageError> {
@@ -286,14 +288,14 @@ pub struct ChunkCursor<'t, T> {
     held: Option<(u32, usize, Option<StoredChunk<'t>>)>,
 }
 
-impl<'t, T: ReadableTable<u32, &'static [u8]>> ChunkCursor<'t, T> {
+impl<'t, T: ReadableTable<u32, Sealed>> ChunkCursor<'t, T> {
     /// A cursor over the chunks of `table`.
     pub fn new(table: &'t T) -> ChunkCursor<'t, T> {
         ChunkCursor { table, held: None }
     }
 
-    /// The haystacks stored for `doc`; `None` when no chunk holds it, or its chunk is
-    /// damaged, or it holds no memory's text for it.
+    /// The haystacks stored for `doc`; `None` when no chunk holds it, or it holds no
+    /// memory's text for it. A damaged chunk is an error.
     pub fn text(&mut self, doc: u32) -> Result<Option<Text<'_>>, StorageError> {
         let holds =
             |first: u32, slots: usize| doc >= first && u64::from(doc - first) < slots as u64;
@@ -304,8 +306,9 @@ impl<'t, T: ReadableTable<u32, &'static [u8]>> ChunkCursor<'t, T> {
         {
             self.held = Some(match chunk_before(self.table, doc)? {
                 Some((first, guard)) => {
-                    let slots = Chunk::parse(guard.value()).map(|c| c.len());
-                    (first, slots.unwrap_or(0), slots.map(|_| guard))
+                    let bytes = guard.value().open(&first)?;
+                    let slots = Chunk::parse(bytes).ok_or_else(|| damaged(first))?.len();
+                    (first, slots, Some(guard))
                 }
                 None => (doc, 0, None),
             });
@@ -318,7 +321,7 @@ impl<'t, T: ReadableTable<u32, &'static [u8]>> ChunkCursor<'t, T> {
         }
         // checked when it was read
         let c = Chunk {
-            bytes: guard.value(),
+            bytes: guard.value().opened_before(),
             slots: *slots,
         };
         Ok(c.text((doc - first) as usize))

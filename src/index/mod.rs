@@ -31,6 +31,7 @@ mod postings_flush;
 mod prepare;
 mod rebuild;
 pub mod record;
+pub mod sealed;
 mod term_names;
 mod terms;
 pub mod tokenize;
@@ -44,9 +45,10 @@ pub(crate) use terms::TermIds;
 
 use crate::model::Memory;
 use redb::{Table, TableDefinition, WriteTransaction};
+use sealed::{Sealed, SealedBuf};
 
 /// Document number → encoded [`SearchRecord`].
-pub const SEARCH_DOCS: TableDefinition<u32, &[u8]> = TableDefinition::new("search_docs");
+pub const SEARCH_DOCS: TableDefinition<u32, Sealed> = TableDefinition::new("search_docs");
 
 /// Creates the index tables of a new store.
 pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
@@ -134,9 +136,11 @@ impl IndexEntry {
 /// redb table per change costs about as much as the insert itself). Postings and facts
 /// changes wait in a [`PendingIndex`] that the store writes at commit.
 pub struct IndexWriter<'w> {
-    docs: Table<'w, u32, &'static [u8]>,
-    haystacks: Table<'w, u32, &'static [u8]>,
+    docs: Table<'w, u32, Sealed>,
+    haystacks: Table<'w, u32, Sealed>,
     pending: &'w mut PendingIndex,
+    /// The record being written, sealed.
+    sealed: SealedBuf,
 }
 
 impl<'w> IndexWriter<'w> {
@@ -149,6 +153,7 @@ impl<'w> IndexWriter<'w> {
             docs: txn.open_table(SEARCH_DOCS)?,
             haystacks: txn.open_table(haystacks::HAYSTACKS)?,
             pending,
+            sealed: SealedBuf::default(),
         })
     }
 
@@ -185,7 +190,8 @@ impl<'w> IndexWriter<'w> {
         old: Option<&Memory>,
     ) -> Result<(), redb::Error> {
         self.write_appended()?;
-        self.docs.insert(doc, entry.record())?;
+        self.docs
+            .insert(doc, self.sealed.seal(&doc, entry.record()))?;
         let before = old.map(IndexEntry::of);
         let text = entry.text();
         let changed = before.as_ref().map(IndexEntry::text) != Some(text);
@@ -202,7 +208,7 @@ impl<'w> IndexWriter<'w> {
     /// stored one: its record waits to be appended to the records table, with the
     /// records of the memories stored after it.
     pub fn append_entry(&mut self, doc: u32, entry: &IndexEntry) -> Result<(), redb::Error> {
-        self.pending.records.push(doc, entry.record());
+        self.pending.records.push_sealed(doc, entry.record());
         if self.pending.records.is_full() {
             self.write_appended()?;
         }

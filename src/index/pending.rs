@@ -9,6 +9,7 @@ use super::facts::{self, FACTS, Fact, TotalsChange};
 use super::haystacks::{self, HAYSTACKS, Text};
 use super::postings_flush::write_postings;
 use super::record::section_terms;
+use super::sealed::Sealed;
 use super::term_names::TermNames;
 use super::terms::TermIds;
 use crate::appends::Appends;
@@ -195,7 +196,7 @@ impl PendingIndex {
     /// them, keeping their buffer for the next ones.
     pub(super) fn write_text(
         &mut self,
-        table: &mut Table<'_, u32, &'static [u8]>,
+        table: &mut Table<'_, u32, Sealed>,
     ) -> Result<(), StorageError> {
         haystacks::apply(table, &self.text.changes())?;
         self.text.docs.clear();

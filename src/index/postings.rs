@@ -5,11 +5,12 @@
 //! so a write that touches one memory rewrites one small block per term it changes
 //! instead of a whole posting list, and a query reads a term's blocks in document order.
 
+use super::sealed::{self, Sealed, SealedBuf, SealedBytes};
 use redb::{ReadableTable, StorageError, Table, TableDefinition};
 
 /// [`key`]`(term, first document of the block)` → the block's postings, encoded by
 /// [`encode`].
-pub const POSTINGS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("postings");
+pub const POSTINGS: TableDefinition<&[u8], Sealed> = TableDefinition::new("postings");
 
 /// The key of a term's block starting at `doc`: the term, a NUL, then `doc` big-endian.
 /// Terms never contain NUL, so keys sort by term, then document (and compare as plain
@@ -111,8 +112,8 @@ pub fn decode_into(start: u32, bytes: &[u8], out: &mut Vec<Posting>) -> Option<(
 }
 
 /// Every posting of `term`, in document order, read from any readable postings table.
-/// `None` when a block is damaged.
-pub fn read_term<T: ReadableTable<&'static [u8], &'static [u8]>>(
+/// `None` when a block cannot be decoded; a block that fails its checksum is an error.
+pub fn read_term<T: ReadableTable<&'static [u8], Sealed>>(
     table: &T,
     term: &str,
 ) -> Result<Option<Vec<Posting>>, StorageError> {
@@ -123,14 +124,14 @@ pub fn read_term<T: ReadableTable<&'static [u8], &'static [u8]>>(
         let Some(start) = key_doc(k.value()) else {
             return Ok(None);
         };
-        if decode_into(start, value.value(), &mut out).is_none() {
+        if decode_into(start, value.value().open(&k.value())?, &mut out).is_none() {
             return Ok(None);
         }
     }
     Ok(Some(out))
 }
 
-type PostingsTable<'w> = Table<'w, &'static [u8], &'static [u8]>;
+type PostingsTable<'w> = Table<'w, &'static [u8], Sealed>;
 
 /// A stored block: its first document, its postings and the first document of the
 /// term's next block, if any.
@@ -156,7 +157,7 @@ fn locate(
     };
     let start = key_doc(k.value()).ok_or_else(|| damaged(k.value()))?;
     let mut postings = Vec::new();
-    if decode_into(start, value.value(), &mut postings).is_none() {
+    if decode_into(start, value.value().open(&k.value())?, &mut postings).is_none() {
         return Err(damaged(k.value()));
     }
     drop((k, value));
@@ -222,7 +223,9 @@ fn write_new(
 ) -> Result<(), StorageError> {
     for block in blocks(postings) {
         let first = block[0].0;
-        table.insert(key(term, first).as_slice(), encode(first, block).as_slice())?;
+        let key = key(term, first);
+        let value = SealedBuf::new(&key.as_slice(), &encode(first, block));
+        table.insert(key.as_slice(), value.value())?;
     }
     Ok(())
 }
@@ -232,12 +235,14 @@ fn write_new(
 struct BlockScratch {
     kept: Vec<Posting>,
     key: Vec<u8>,
+    payload: Vec<u8>,
+    /// The block sealed under its key, as stored.
     value: Vec<u8>,
 }
 
 impl BlockScratch {
     /// Calls `f(key, value)` for each block of `term` written anew from `edits` (as for
-    /// [`apply`]; those with frequency 0 are left out).
+    /// [`apply`]; those with frequency 0 are left out), the value sealed under its key.
     fn each_block<E>(
         &mut self,
         term: &str,
@@ -250,8 +255,10 @@ impl BlockScratch {
             let first = block[0].0;
             self.key.clear();
             key_into(&mut self.key, term, first);
+            self.payload.clear();
+            encode_into(&mut self.payload, first, block);
             self.value.clear();
-            encode_into(&mut self.value, first, block);
+            sealed::seal_into(&self.key.as_slice(), &self.payload, &mut self.value);
             f(&self.key, &self.value)?;
         }
         Ok(())
@@ -288,7 +295,7 @@ impl EncodedBlocks {
 /// cursor at the table's end: terms given in key order have their blocks appended and
 /// packed into full pages instead of each descending the tree.
 pub(crate) struct Appender<'t> {
-    cursor: redb::CursorMut<'t, &'static [u8], &'static [u8]>,
+    cursor: redb::CursorMut<'t, &'static [u8], Sealed>,
     scratch: BlockScratch,
 }
 
@@ -306,7 +313,9 @@ impl<'t> Appender<'t> {
     pub(crate) fn add(&mut self, term: &str, edits: &[Posting]) -> Result<(), redb::Error> {
         let cursor = &mut self.cursor;
         self.scratch.each_block(term, edits, |key, value| {
-            cursor.insert_before(key, value).map_err(redb::Error::from)
+            cursor
+                .insert_before(key, SealedBytes::from_sealed(value))
+                .map_err(redb::Error::from)
         })
     }
 
@@ -316,7 +325,7 @@ impl<'t> Appender<'t> {
         for &(key, value) in &blocks.sizes {
             let (key, value) = (key as usize, value as usize);
             let (k, v) = blocks.bytes[at..at + key + value].split_at(key);
-            self.cursor.insert_before(k, v)?;
+            self.cursor.insert_before(k, SealedBytes::from_sealed(v))?;
             at += key + value;
         }
         Ok(())

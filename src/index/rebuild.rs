@@ -14,6 +14,7 @@ use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransa
 /// `META` key of the index version; present only when postings and facts are complete.
 pub const KEY_INDEX: &str = "index_version";
 /// The version of the persisted postings and facts this build writes.
+/// Version 9 holds the 31 scored dimensions and seals every value ([`super::sealed`]).
 pub const INDEX_VERSION: u32 = 9;
 
 /// Memories decoded at a time while rebuilding or loading (enough to share between the
@@ -54,11 +55,12 @@ pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
     {
         let memories = txn.open_table(MEMORIES)?;
         let mut records = txn.open_table(SEARCH_DOCS)?;
+        let mut sealed = super::sealed::SealedBuf::default();
         each_memory_indexed(&memories, redb::Error::from, |doc, _, entry| {
             let entry = entry.ok_or_else(|| {
                 StorageError::Corrupted(format!("memory record {doc} cannot be decoded"))
             })?;
-            records.insert(doc, entry.record())?;
+            records.insert(doc, sealed.seal(&doc, entry.record()))?;
             pending.add_new(doc, &entry);
             Ok(())
         })?;

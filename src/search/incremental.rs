@@ -283,7 +283,9 @@ fn read_changed(
             Some(t) => t
                 .get(doc)
                 .map_err(|e| storage(reader, e))?
-                .map(|r| r.value().to_vec())
+                .map(|r| r.value().open(&doc).map(<[u8]>::to_vec))
+                .transpose()
+                .map_err(|e| storage(reader, e))?
                 .filter(|r| RecordView::parse(r).is_some()),
             None => None,
         };

@@ -311,6 +311,12 @@ fn score(
         .open_table(FACTS)
         .map_err(|e| storage(reader, e))?;
     let facts = facts::get_many(&table, &docs).map_err(|e| storage(reader, e))?;
+    if facts.iter().any(Option::is_none) {
+        // every document of the postings holds a memory, which has its facts: a chunk
+        // that cannot be found is damage, not a memory that is not there
+        let lost = redb::StorageError::Corrupted("a facts chunk of the index is missing".into());
+        return Err(storage(reader, lost));
+    }
     // every document of the lists is in `docs`, and they come in the same order
     let mut pos = 0;
     let found = bm25::gather(lists.iter().map(|l| l.iter().copied()), |doc| {

@@ -2,6 +2,7 @@
 //! [`SearchRequest`]s exactly as SPEC §3 defines them.
 
 use crate::index::haystacks::{ChunkCursor, HAYSTACKS};
+use crate::index::sealed::Sealed;
 use crate::index::tokenize::literal_words;
 use crate::index::{IndexEntry, RecordView, SEARCH_DOCS, each_memory_indexed};
 use crate::search::corpus::Corpus;
@@ -101,10 +102,7 @@ pub(crate) struct Answer {
 }
 
 pub(crate) fn storage(reader: &StoreReader, e: impl std::fmt::Display) -> StoreError {
-    StoreError::Storage {
-        path: reader.path().to_path_buf(),
-        detail: e.to_string(),
-    }
+    StoreError::of_storage(reader.path(), e)
 }
 
 pub(crate) fn corrupt(reader: &StoreReader, doc: u32) -> StoreError {
@@ -128,8 +126,8 @@ fn push_entry(
 /// Opens an index table of `reader`'s snapshot; `None` when the store has none.
 fn index_table(
     reader: &StoreReader,
-    table: redb::TableDefinition<u32, &'static [u8]>,
-) -> StoreResult<Option<redb::ReadOnlyTable<u32, &'static [u8]>>> {
+    table: redb::TableDefinition<u32, Sealed>,
+) -> StoreResult<Option<redb::ReadOnlyTable<u32, Sealed>>> {
     match reader.txn().open_table(table) {
         Ok(t) => Ok(Some(t)),
         Err(TableError::TableDoesNotExist(_)) => Ok(None),
@@ -204,7 +202,8 @@ impl Searcher {
             let (doc, record) = entry.map_err(|e| storage(reader, e))?;
             let doc = doc.value();
             let text = texts.text(doc).map_err(|e| storage(reader, e))?;
-            match RecordView::parse(record.value()).zip(text) {
+            let record = record.value().open(&doc).map_err(|e| storage(reader, e))?;
+            match RecordView::parse(record).zip(text) {
                 Some((view, text)) => corpus.push(doc, None, &view, text, &[]),
                 None => {
                     let memory = reader.get_doc(doc)?.ok_or_else(|| corrupt(reader, doc))?;

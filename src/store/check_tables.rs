@@ -13,6 +13,7 @@
 //! posting, and a count), so the check needs no copy of the index in memory.
 
 use super::check::{Area, CheckReport, REBUILD, SET_ASIDE};
+use super::links::{COUNT_SOURCE, read_count};
 use super::tables::{BACKLINKS, DAMAGED, IDS, KEY_NEXT_DOC, MEMORIES, META, decode, is_summed};
 use crate::index::facts::{self, FACTS, Fact, Totals};
 use crate::index::haystacks::{self, HAYSTACKS};
@@ -20,7 +21,7 @@ use crate::index::postings::{self, POSTINGS};
 use crate::index::record::section_terms;
 use crate::index::{IndexEntry, SEARCH_DOCS};
 use redb::{ReadTransaction, ReadableTable, ReadableTableMetadata, TableError};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// Problems of one kind listed one by one up to this many; the rest are counted.
@@ -260,14 +261,38 @@ fn check_backlinks(
     let table = txn.open_table(BACKLINKS)?;
     let mut t = Tally::new(report, Area::Backlinks, "backlink problems", REBUILD);
     let mut stored = 0usize;
+    // per target: what its count row says, and the rows found
+    let mut counts: BTreeMap<String, (Option<u64>, u64)> = BTreeMap::new();
     for row in table.iter()? {
-        let (key, _) = row?;
+        let (key, sealed) = row?;
         let (target, source) = key.value();
+        if source == COUNT_SOURCE {
+            match read_count(target, sealed.value()) {
+                Ok(n) => counts.entry(target.to_string()).or_default().0 = Some(n),
+                Err(_) => t.add(|| format!("the backlink count of `{target}` fails its checksum")),
+            }
+            continue;
+        }
         stored += 1;
+        counts.entry(target.to_string()).or_default().1 += 1;
+        if sealed.value().open(&(target, source)).is_err() {
+            t.add(|| format!("the backlink row of `{source}` to `{target}` fails its checksum"));
+            continue;
+        }
         if !wanted.contains(&(target.to_string(), source.to_string())) {
             t.add(|| {
                 format!(
                     "a backlink says `{source}` links to `{target}`, but its relationships do not"
+                )
+            });
+        }
+    }
+    for (target, (said, found)) in &counts {
+        if said.is_some_and(|n| n != *found) || (said.is_none() && *found > 0) {
+            t.add(|| {
+                format!(
+                    "the backlink count of `{target}` says {}, but {found} rows are stored",
+                    said.unwrap_or(0)
                 )
             });
         }
@@ -295,8 +320,12 @@ fn check_index(
             let (doc, record) = row?;
             let doc = doc.value();
             seen += 1;
+            let Ok(record) = record.value().open(&doc) else {
+                t.add(|| format!("the search record of record {doc} fails its checksum"));
+                continue;
+            };
             match expected.docs.get(&doc) {
-                Some((want, _, _)) if *want == hash(record.value()) => {}
+                Some((want, _, _)) if *want == hash(record) => {}
                 Some(_) => {
                     t.add(|| format!("the search record of record {doc} differs from its memory"))
                 }
@@ -364,14 +393,17 @@ fn check_index(
         let n = expected.docs.len().abs_diff(seen);
         t.add(|| format!("{n} memories lack their facts"));
     }
-    let stored_totals = Totals::read(&txn.open_table(META)?)?;
-    if stored_totals.unwrap_or_default() != expected.totals {
-        t.add(|| {
+    match Totals::read(&txn.open_table(META)?) {
+        Err(e) => t.add(|| format!("the stored totals cannot be read: {e}")),
+        Ok(stored_totals) if stored_totals.unwrap_or_default() != expected.totals => {
+            t.add(|| {
             format!(
                 "the stored totals (live, deleted and their lengths) are {stored_totals:?}, the memories make {:?}",
                 expected.totals
             )
         });
+        }
+        Ok(_) => {}
     }
     // postings
     let mut digest = Digest::default();
@@ -387,7 +419,11 @@ fn check_index(
                 continue;
             };
             block.clear();
-            if postings::decode_into(start, value.value(), &mut block).is_none() {
+            let Ok(value) = value.value().open(&key) else {
+                undecodable += 1;
+                continue;
+            };
+            if postings::decode_into(start, value, &mut block).is_none() {
                 undecodable += 1;
                 continue;
             }

@@ -72,6 +72,24 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// A storage error of the store in `path`: [`StoreError::Corrupt`] when it says the
+    /// file is damaged (redb's `Corrupted`, a failed index checksum), else
+    /// [`StoreError::Storage`].
+    pub fn of_storage(path: &std::path::Path, e: impl std::fmt::Display) -> StoreError {
+        let detail = e.to_string();
+        if detail.to_lowercase().contains("corrupt") {
+            StoreError::Corrupt {
+                path: path.to_path_buf(),
+                detail,
+            }
+        } else {
+            StoreError::Storage {
+                path: path.to_path_buf(),
+                detail,
+            }
+        }
+    }
+
     /// The memory stored under document number `doc` in `path` cannot be decoded.
     pub fn corrupt_record(path: &std::path::Path, doc: u32) -> StoreError {
         StoreError::Corrupt {

@@ -3,10 +3,10 @@
 
 use super::StoreReader;
 use super::error::{StoreError, StoreResult};
-use super::links::move_old_backlinks;
+use super::links::{move_old_backlinks, seal_backlinks};
 use super::tables::{
     BACKLINK_ROWS_SCHEMA, BACKLINKS, CHECKSUM_SCHEMA, FORMAT_MARKER, IDS, KEY_FORMAT, KEY_NEXT_DOC,
-    KEY_SCHEMA, MEMORIES, META, SCHEMA_VERSION,
+    KEY_SCHEMA, MEMORIES, META, SCHEMA_VERSION, SEALED_SCHEMA,
 };
 use super::writeback::EarlyWriteback;
 use redb::{
@@ -19,18 +19,7 @@ const REDB_MAGIC: [u8; 9] = [b'r', b'e', b'd', b'b', 0x1A, 0x0A, 0xA9, 0x0D, 0x0
 
 /// Wraps a redb error as a storage error naming the file.
 pub fn storage_error(path: &Path, e: impl std::fmt::Display) -> StoreError {
-    let detail = e.to_string();
-    if detail.to_lowercase().contains("corrupt") {
-        StoreError::Corrupt {
-            path: path.to_path_buf(),
-            detail,
-        }
-    } else {
-        StoreError::Storage {
-            path: path.to_path_buf(),
-            detail,
-        }
-    }
+    StoreError::of_storage(path, e)
 }
 
 fn io(path: &Path, source: std::io::Error) -> StoreError {
@@ -255,7 +244,8 @@ pub(super) fn check_or_stamp(
 }
 
 /// Brings a store of an older schema `version` to this build's, in one transaction:
-/// moves its backlinks into rows when it kept them in a multimap, rewrites its
+/// moves its backlinks into sealed rows when it kept them in a multimap, or seals its
+/// rows when they have no checksum, rewrites its
 /// memories with their checksums (after `before_long`, when it has any), and stamps
 /// the schema, so that an older memlens refuses the store from then on instead of
 /// meeting what it cannot read.
@@ -267,6 +257,8 @@ fn upgrade_schema(
     let txn = db.begin_write()?;
     if version < BACKLINK_ROWS_SCHEMA {
         move_old_backlinks(&txn)?;
+    } else if version < SEALED_SCHEMA {
+        seal_backlinks(&txn)?;
     }
     if version < CHECKSUM_SCHEMA && txn.open_table(MEMORIES)?.len()? > 0 {
         before_long(LongStep::AddChecksums);
@@ -274,7 +266,7 @@ fn upgrade_schema(
     }
     txn.open_table(META)?
         .insert(KEY_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())?;
-    txn.commit()?;
+    commit_durably(txn)?;
     Ok(())
 }
 
@@ -288,8 +280,17 @@ fn index_or_rebuild(db: &Database, before_long: &dyn Fn(LongStep)) -> Result<(),
     before_long(LongStep::RebuildIndex);
     let txn = db.begin_write()?;
     crate::index::rebuild(&txn)?;
-    txn.commit()?;
+    commit_durably(txn)?;
     Ok(())
+}
+
+/// Commits `txn` with redb's two-phase commit: the new root is made durable before the
+/// header points at it, so a header slot that later fails its checksum is reported as
+/// damage. Without it redb takes such a slot for a commit torn by a crash and reads the
+/// previous one instead: bit rot in the header would silently undo the last write.
+pub(super) fn commit_durably(mut txn: redb::WriteTransaction) -> Result<(), redb::CommitError> {
+    txn.set_two_phase_commit(true);
+    txn.commit()
 }
 
 fn stamp_new(db: &Database) -> Result<(), redb::Error> {
@@ -305,6 +306,6 @@ fn stamp_new(db: &Database) -> Result<(), redb::Error> {
         crate::index::create_tables(&txn)?;
     }
     crate::index::rebuild(&txn)?;
-    txn.commit()?;
+    commit_durably(txn)?;
     Ok(())
 }

@@ -1,10 +1,11 @@
 //! Read-only snapshots of a store.
 
 use super::error::{StoreError, StoreResult};
+use super::links::{COUNT_SOURCE, check_row, read_count};
 use super::open::storage_error;
 use super::tables::{BACKLINKS, IDS, MEMORIES, META, decode_doc};
 use crate::model::Memory;
-use redb::{ReadTransaction, ReadableTable, ReadableTableMetadata};
+use redb::{ReadOnlyTable, ReadTransaction, ReadableTable, ReadableTableMetadata};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -80,7 +81,32 @@ impl StoreReader {
     /// The document number of a memory id.
     pub fn doc_of(&self, id: &str) -> StoreResult<Option<u32>> {
         let ids = self.txn.open_table(IDS).map_err(|e| self.err(e))?;
-        Ok(ids.get(id).map_err(|e| self.err(e))?.map(|v| v.value()))
+        self.find(&ids, id)
+    }
+
+    /// The document number `ids` holds for `id`. A lookup that finds nothing is checked
+    /// against the rows on either side of where `id` would be: damage that changed a
+    /// key leaves its row in place, so the row that was `id` is then a neighbour naming
+    /// a memory of another id, and the miss is reported as damage instead of as a
+    /// memory that is not there.
+    fn find(&self, ids: &ReadOnlyTable<&str, u32>, id: &str) -> StoreResult<Option<u32>> {
+        if let Some(doc) = ids.get(id).map_err(|e| self.err(e))? {
+            return Ok(Some(doc.value()));
+        }
+        let before = ids.range(..id).map_err(|e| self.err(e))?.next_back();
+        let after = ids.range(id..).map_err(|e| self.err(e))?.next();
+        for row in [before, after].into_iter().flatten() {
+            let (key, doc) = row.map_err(|e| self.err(e))?;
+            let named = self.get_doc(doc.value())?.map(|m| m.id);
+            if named.as_deref() != Some(key.value()) {
+                return Err(self.err(format!(
+                    "corrupted: the id table is damaged near `{id}` (`{}` names record {})",
+                    key.value(),
+                    doc.value()
+                )));
+            }
+        }
+        Ok(None)
     }
 
     /// The memory stored under a document number.
@@ -165,17 +191,44 @@ impl StoreReader {
         Ok(out)
     }
 
-    /// Ids of the memories whose relationships name `id`, sorted.
+    /// Ids of the memories whose relationships name `id`, sorted; an error when a row
+    /// fails its checksum or the rows found are not as many as the count row says.
     fn backlinks(&self, id: &str) -> StoreResult<Vec<String>> {
         let table = self.txn.open_table(BACKLINKS).map_err(|e| self.err(e))?;
         let mut out = Vec::new();
+        let mut count = None;
+        // A damaged key misleads the search within its page, so the rows on either side
+        // of `id`'s rows are opened too: one of them is then the damaged row.
+        if let Some(row) = table
+            .range(..(id, COUNT_SOURCE))
+            .map_err(|e| self.err(e))?
+            .next_back()
+        {
+            let (key, sealed) = row.map_err(|e| self.err(e))?;
+            let (target, source) = key.value();
+            check_row(target, source, sealed.value()).map_err(|e| self.err(e))?;
+        }
         for row in table.range((id, "")..).map_err(|e| self.err(e))? {
-            let (key, _) = row.map_err(|e| self.err(e))?;
+            let (key, sealed) = row.map_err(|e| self.err(e))?;
             let (target, source) = key.value();
             if target != id {
+                check_row(target, source, sealed.value()).map_err(|e| self.err(e))?;
                 break;
             }
+            if source == COUNT_SOURCE {
+                count = Some(read_count(target, sealed.value()).map_err(|e| self.err(e))?);
+                continue;
+            }
+            sealed
+                .value()
+                .open(&(target, source))
+                .map_err(|e| self.err(e))?;
             out.push(source.to_string());
+        }
+        if count.unwrap_or(0) != out.len() as u64 {
+            return Err(self.err(format!(
+                "corrupted: the backlinks of `{id}` are not as many as their count row says"
+            )));
         }
         Ok(out)
     }
@@ -186,12 +239,7 @@ impl StoreReader {
         let ids = self.txn.open_table(IDS).map_err(|e| self.err(e))?;
         let mut linked = BTreeSet::new();
         for rel in &memory.relationships {
-            if rel.target != memory.id
-                && ids
-                    .get(rel.target.as_str())
-                    .map_err(|e| self.err(e))?
-                    .is_some()
-            {
+            if rel.target != memory.id && self.find(&ids, &rel.target)?.is_some() {
                 linked.insert(rel.target.clone());
             }
         }

@@ -3,6 +3,7 @@
 //! Memories live under a dense `u32` document number so that search indexes (postings,
 //! numeric columns) can refer to them compactly; `IDS` maps the user's id to it.
 
+use crate::index::sealed::Sealed;
 use crate::model::{Memory, Timestamp};
 use redb::{MultimapTableDefinition, TableDefinition};
 
@@ -14,10 +15,15 @@ pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 pub const MEMORIES: TableDefinition<u32, &[u8]> = TableDefinition::new("memories");
 /// Memory id → document number.
 pub const IDS: TableDefinition<&str, u32> = TableDefinition::new("ids");
-/// (Target id, id of a memory whose `relationships` names it) → nothing: the reverse
-/// edges, one row each, sorted by target. A plain table, so that an import appends its
-/// backlinks through one cursor, in key order, as it does its ids.
-pub const BACKLINKS: TableDefinition<(&str, &str), ()> = TableDefinition::new("backlink_rows");
+/// (Target id, id of a memory whose `relationships` names it) → an empty value sealed
+/// under that key (see [`crate::index::sealed`]): the reverse edges, one row each,
+/// sorted by target. A plain table, so that an import appends its backlinks through one
+/// cursor, in key order, as it does its ids.
+pub const BACKLINKS: TableDefinition<(&str, &str), Sealed> = TableDefinition::new("backlink_rows");
+/// The rows of [`BACKLINKS`] as stores of schema 4 and 5 keep them, without a
+/// checksum; sealed by the first writable open.
+pub const UNSEALED_BACKLINKS: TableDefinition<(&str, &str), ()> =
+    TableDefinition::new("backlink_rows");
 /// Target id → id of each memory naming it: where stores of schema 3 and before keep
 /// their reverse edges. Moved into [`BACKLINKS`] by the first writable open.
 pub const OLD_BACKLINKS: MultimapTableDefinition<&str, &str> =
@@ -30,15 +36,19 @@ pub const DAMAGED: TableDefinition<u64, &[u8]> = TableDefinition::new("damaged")
 
 /// Marker stored under `format` in `META`.
 pub const FORMAT_MARKER: &[u8] = b"memlens";
-/// Schema version this build writes and reads. Version 5 stores every memory with its
+/// Schema version this build writes and reads. Version 6 seals every index value and
+/// backlink row with a checksum ([`crate::index::sealed`]; [`SEALED_SCHEMA`]). Version 5
+/// stores every memory with its
 /// checksum (compact memories of tag 3); version 4 keeps backlinks as rows of
 /// [`BACKLINKS`]; version 3 wrote scores in two bytes where it can (compact memories of
 /// tag 2); version 2 stored memories in their first compact form, and version 1 as
 /// JSON lines, both still read. The first writable open of a store of an older version
 /// moves its backlinks into their rows and stamps it 4, so an older memlens refuses it
 /// from then on. The same open rewrites every memory of a store older than 5 with its
-/// checksum ([`CHECKSUM_SCHEMA`]). Version 6 ([`SCORES_31_SCHEMA`]) holds the 31 scored
-/// dimensions and may end a memory with its confidentiality level and its raters.
+/// checksum ([`CHECKSUM_SCHEMA`]) and seals the backlink rows of a store older than 6 (its
+/// index, of an older index version, is rebuilt sealed by the same open). Version 6 also
+/// ([`SCORES_31_SCHEMA`]) holds the 31 scored dimensions and may end a memory with its
+/// confidentiality level and its raters.
 pub const SCHEMA_VERSION: u32 = 6;
 /// The first schema version with 31 scored dimensions (`functional_valence` and
 /// `functional_coherence_tension` beside the 29 of before, which keep their places, so
@@ -46,6 +56,8 @@ pub const SCHEMA_VERSION: u32 = 6;
 /// per rater: an older memlens must refuse such a store rather than read its memories
 /// as damaged.
 pub const SCORES_31_SCHEMA: u32 = 6;
+/// The first schema version whose index values and backlink rows are sealed.
+pub const SEALED_SCHEMA: u32 = 6;
 /// The first schema version whose memories all carry their checksum.
 pub const CHECKSUM_SCHEMA: u32 = 5;
 /// The first schema version whose backlinks are rows of [`BACKLINKS`].

@@ -248,6 +248,6 @@ impl StoreWriter {
                 .map_err(|e| self.err(e))?;
         }
         let txn = self.txn.take().ok_or_else(|| self.err(ENDED))?;
-        txn.commit().map_err(|e| self.err(e))
+        super::open::commit_durably(txn).map_err(|e| self.err(e))
     }
 }

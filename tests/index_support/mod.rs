@@ -145,7 +145,12 @@ pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
         let first = postings::key_doc(key.value()).expect("block key names a document");
         let mut block = Vec::new();
         assert!(
-            postings::decode_into(first, value.value(), &mut block).is_some(),
+            postings::decode_into(
+                first,
+                value.value().open(&key.value()).expect("sealed"),
+                &mut block
+            )
+            .is_some(),
             "block ({term}, {first}) does not decode"
         );
         assert!(!block.is_empty(), "block ({term}, {first}) is empty");
@@ -187,7 +192,7 @@ pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
     let records = txn.open_table(SEARCH_DOCS).expect("search docs");
     for entry in records.iter().expect("iter") {
         let (doc, bytes) = entry.expect("entry");
-        let record = SearchRecord::decode(bytes.value())
+        let record = SearchRecord::decode(bytes.value().open(&doc.value()).expect("sealed"))
             .unwrap_or_else(|| panic!("search record {} does not decode", doc.value()));
         index
             .records
