@@ -75,6 +75,9 @@ pub(crate) struct EngineOutcome {
     /// The best matches by relevance, best first, when the engine ranked them itself
     /// ([`Ranking::Best`]): the first `k` asked for, then some runners-up.
     pub best: Option<Vec<Match>>,
+    /// True when some stored haystack could not be read, so the matches may lack some
+    /// (the caller answers from a loaded searcher instead).
+    pub incomplete: bool,
 }
 
 /// Runs `engine` with `query` over the memories the filters keep (`selection`).
@@ -92,6 +95,11 @@ pub(crate) fn run(
     fuzzy: (Ranking, &Floor),
 ) -> EngineOutcome {
     let (set, member) = (&selection.set[..], &selection.member[..]);
+    if c.stored_text
+        && let Some(reader) = snapshot
+    {
+        return run_stored(c, selection, engine, query, reader);
+    }
     match engine {
         Engine::Literal => run_literal(c, set, member, within, query, None),
         Engine::Bm25 => {
@@ -105,6 +113,7 @@ pub(crate) fn run(
                     quality: None,
                     scored: true,
                     best: None,
+                    incomplete: false,
                 }
             }
         }
@@ -117,6 +126,69 @@ pub(crate) fn run(
                 quality: None,
                 scored: true,
                 best: found.best,
+                incomplete: false,
+            }
+        }
+    }
+}
+
+/// [`run`] for a corpus that holds no text: literal and fuzzy read the haystack chunks
+/// of the snapshot, every fuzzy match scored. A haystack that cannot be read counts as
+/// matching nothing (the stored index is then damaged; `memlens check` says so).
+fn run_stored(
+    c: &Corpus,
+    selection: &Selection,
+    engine: Engine,
+    query: &str,
+    reader: &crate::store::StoreReader,
+) -> EngineOutcome {
+    let set = &selection.set[..];
+    let docs: Vec<u32> = set.iter().map(|&s| c.docs[s as usize]).collect();
+    let to_slots = |mut matches: Vec<Match>| {
+        for m in &mut matches {
+            m.slot = set[m.slot as usize];
+        }
+        matches
+    };
+    let literal = |fallback| {
+        let found = crate::search::stored_text::literal(reader, &docs, &literal_words(query));
+        let incomplete = found.is_none();
+        let mut found = found.unwrap_or(literal::LiteralOutcome {
+            matches: Vec::new(),
+            partial: false,
+        });
+        found.matches = to_slots(found.matches);
+        EngineOutcome {
+            incomplete,
+            ..literal_outcome(found, fallback)
+        }
+    };
+    match engine {
+        Engine::Literal => literal(None),
+        Engine::Bm25 => {
+            let matches = bm25::search(c, selection, &query_tokens(query), Some(reader));
+            if matches.is_empty() {
+                literal(Some(bm25::FALLBACK_NOTICE))
+            } else {
+                EngineOutcome {
+                    matches,
+                    notice: None,
+                    quality: None,
+                    scored: true,
+                    best: None,
+                    incomplete: false,
+                }
+            }
+        }
+        Engine::Fuzzy => {
+            let found = crate::search::stored_text::fuzzy(reader, &docs, query);
+            EngineOutcome {
+                incomplete: found.is_none(),
+                matches: to_slots(found.unwrap_or_default()),
+                notice: None,
+                quality: None,
+                scored: true,
+                best: None,
             }
         }
     }
@@ -161,6 +233,7 @@ pub(crate) fn literal_outcome(
         notice,
         scored: false,
         best: None,
+        incomplete: false,
     }
 }
 
@@ -179,7 +252,7 @@ impl EngineOutcome {
             return best.into_iter().take(upto).map(|m| (m, None)).collect();
         }
         let mut placed = order::arrange(c, self.matches, req.mode, req.order, true, upto);
-        if req.engine == Engine::Fuzzy && ranking == Ranking::Page {
+        if req.engine == Engine::Fuzzy && ranking == Ranking::Page && !c.stored_text {
             fuzzy::score_page(c, &req.query, &mut placed);
         }
         placed
