@@ -4,6 +4,7 @@ pub mod allocator;
 pub(crate) mod appends;
 pub mod cli;
 pub(crate) mod codec;
+pub mod collection;
 pub mod commands;
 pub(crate) mod commit;
 pub mod corpus;

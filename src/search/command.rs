@@ -1,7 +1,7 @@
 //! `memlens search`: its flags (SPEC §4) and what it prints.
 
+use crate::collection::{Collection, LocalCollection};
 use crate::search::output;
-use crate::search::plan::{self, Index};
 use crate::search::request::{BrowseMode, Engine, Filters, NumericField, Order, SearchRequest};
 use crate::store::{Store, StoreReader};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -165,10 +165,7 @@ fn respond(
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<()> {
     let req = args.request()?;
-    let mut resp = plan::answer(Index::Stored(&reader), &req)?;
-    if let Some(damage) = resp.damage.take() {
-        anyhow::bail!(damage);
-    }
+    let mut resp = LocalCollection::snapshot(reader).search(&req)?;
     if let Some(store) = store.filter(|_| args.track)
         && !resp.hits.is_empty()
     {
