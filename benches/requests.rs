@@ -11,6 +11,8 @@
 use memlens::corpus::{CorpusSpec, generate};
 use memlens::model::Composite;
 use memlens::model::derived::bayesian_rating;
+use memlens::search::plan;
+use memlens::search::{BrowseMode, Engine, Filters, Range, SearchRequest};
 use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -369,5 +371,65 @@ fn main() {
             median(mine.1),
             median(theirs.1)
         );
+    }
+    during_the_load(&store, runs);
+}
+
+/// What the browser does with a key pressed while its index loads: the planner answers
+/// from the persisted index (in process, as the worker calls it), for a tab switch, a
+/// slider step and an engine change.
+fn during_the_load(store: &Path, runs: usize) {
+    let reader = || {
+        memlens::store::Store::snapshot(store)
+            .expect("snapshot")
+            .expect("store")
+    };
+    let mut humor = Filters::default();
+    let at = memlens::model::feel_index("humor").expect("feel_humor");
+    humor.feel[at] = Range {
+        min: Some(0.5),
+        max: None,
+    };
+    let mut step = humor.clone();
+    step.feel[at] = Range {
+        min: Some(0.55),
+        max: None,
+    };
+    let tab = |mode| SearchRequest {
+        mode,
+        ..SearchRequest::default()
+    };
+    let query = |engine| SearchRequest {
+        query: "water".into(),
+        engine,
+        ..SearchRequest::default()
+    };
+    let cases: Vec<(&str, SearchRequest)> = vec![
+        ("tab switch → Density", tab(BrowseMode::Density)),
+        ("tab switch → Rating", tab(BrowseMode::Rating)),
+        ("tab switch → Discovery", tab(BrowseMode::Discovery)),
+        (
+            "slider step feel_humor 0.50 → 0.55",
+            SearchRequest {
+                filters: step,
+                ..SearchRequest::default()
+            },
+        ),
+        ("engine change → bm25 (water)", query(Engine::Bm25)),
+        ("engine change → fuzzy (water)", query(Engine::Fuzzy)),
+    ];
+    println!("\n| key pressed while the index loads (in process) | median ms | max ms |");
+    println!("|---|---|---|");
+    for (name, req) in cases {
+        let mut times = Vec::new();
+        for _ in 0..runs.max(3) {
+            let r = reader();
+            let started = Instant::now();
+            let answer = plan::from_stored(&r, &req).expect("search");
+            times.push(started.elapsed().as_secs_f64() * 1e3);
+            assert!(answer.is_some(), "the persisted index answers {name}");
+        }
+        let max = times.iter().copied().fold(0.0, f64::max);
+        println!("| {name} | {:.1} | {max:.1} |", median(times));
     }
 }

@@ -12,6 +12,7 @@ pub mod curate;
 pub mod exchange;
 pub mod index;
 pub mod model;
+pub(crate) mod parallel;
 pub mod paths;
 pub mod search;
 pub mod store;

@@ -404,8 +404,10 @@ fn columns_over_many_chunks_agree() {
         BrowseMode::Property(NumericField::Feel(memlens::model::FEEL_DIMS.len() - 1)),
     ] {
         for order in [None, Some(Order::Asc)] {
-            let mut f = Filters::default();
-            f.modules = vec![MODULES[0].to_string()];
+            let f = Filters {
+                modules: vec![MODULES[0].to_string()],
+                ..Filters::default()
+            };
             for filters in [Filters::default(), f] {
                 requests.push(SearchRequest {
                     mode,

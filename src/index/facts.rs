@@ -4,7 +4,7 @@
 //! of consecutive documents, so a whole store's facts read in a few large values.
 
 use crate::model::Memory;
-use crate::search::SESSION_RECAP;
+use crate::model::SESSION_RECAP;
 use crate::store::tables::META;
 use redb::{ReadableTable, StorageError, Table, TableDefinition, WriteTransaction};
 

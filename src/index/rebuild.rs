@@ -7,7 +7,7 @@ use super::facts::FACTS;
 use super::haystacks::HAYSTACKS;
 use super::postings::POSTINGS;
 use super::{IndexEntry, PendingIndex, SEARCH_DOCS};
-use crate::search::engine::in_parts;
+use crate::parallel::in_parts;
 use crate::store::tables::{MEMORIES, META, decode};
 use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransaction};
 

@@ -14,3 +14,6 @@ pub use keys::is_model_key;
 pub use memory::{Memory, Relationship, Scope, Source, Status};
 pub use timestamp::Timestamp;
 pub use validate::{Checked, FieldError};
+
+/// The type hidden unless the types filter names it (hivelore's default).
+pub const SESSION_RECAP: &str = "session_recap";
