@@ -5,7 +5,7 @@
 
 use super::sealed::{self, Sealed, SealedBuf};
 use crate::model::Memory;
-use crate::search::SESSION_RECAP;
+use crate::model::SESSION_RECAP;
 use crate::store::tables::META;
 use redb::{ReadableTable, StorageError, Table, TableDefinition, WriteTransaction};
 

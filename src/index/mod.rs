@@ -1,7 +1,7 @@
 //! What makes search fast: index tables kept in the same write transaction as the
 //! memories they describe, so they are never stale, even after a crash.
 //!
-//! Four tables, all written by [`IndexWriter`] in the transaction that writes the
+//! Five tables, all written by [`IndexWriter`] in the transaction that writes the
 //! memory:
 //! - `SEARCH_DOCS`: one [`SearchRecord`] per memory (the fields filters and browse
 //!   modes read, and its BM25 length), from which the in-memory searcher builds its
@@ -12,7 +12,10 @@
 //!   need (deleted, session recap, length, created_at), packed in chunks;
 //! - [`haystacks::HAYSTACKS`]: the literal and fuzzy haystacks, packed in chunks, for
 //!   literal and fuzzy queries that read only the text they search, and for the
-//!   searcher's own copy of that text (the records do not repeat it).
+//!   searcher's own copy of that text (the records do not repeat it);
+//! - [`columns::COLUMNS`]: per field, the values of every filtered or sorted field in
+//!   chunks of consecutive documents, brought up to date from the records at the flush,
+//!   so a request reads only the fields it filters or sorts by.
 //!
 //! Postings, facts and haystack changes are gathered in a [`PendingIndex`] and written when the
 //! transaction commits, so an import touches each term's blocks once, while a single
@@ -22,6 +25,7 @@
 //! when it is opened ([`rebuild`]).
 
 mod added_postings;
+pub mod columns;
 pub mod facts;
 mod haystack_writes;
 pub mod haystacks;
@@ -56,6 +60,7 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.open_table(postings::POSTINGS)?;
     txn.open_table(facts::FACTS)?;
     txn.open_table(haystacks::HAYSTACKS)?;
+    txn.open_table(columns::COLUMNS)?;
     Ok(())
 }
 

@@ -5,6 +5,7 @@
 use super::IndexEntry;
 use super::SEARCH_DOCS;
 use super::added_postings::AddedPostings;
+use super::columns::{self, COLUMNS};
 use super::facts::{self, FACTS, Fact, TotalsChange};
 use super::haystacks::{self, HAYSTACKS, Text};
 use super::postings_flush::write_postings;
@@ -35,6 +36,9 @@ pub struct PendingIndex {
     text: ChangedText,
     /// The change to the facts totals.
     totals: TotalsChange,
+    /// Every document whose search record was written or removed, in the order they
+    /// happened: their columns are brought up to date from the records at the flush.
+    columns: Vec<u32>,
     /// The records of memories new to the store, not yet in `SEARCH_DOCS`.
     pub(super) records: Appends,
 }
@@ -65,6 +69,7 @@ impl PendingIndex {
             && self.facts.is_empty()
             && self.text.docs.is_empty()
             && self.records.is_empty()
+            && self.columns.is_empty()
     }
 
     /// The number of `term` (UTF-8), named when it is new.
@@ -123,6 +128,7 @@ impl PendingIndex {
         }
         self.totals.count(&fact, 1);
         self.facts.push((doc, Some(fact)));
+        self.columns.push(doc);
         if text.is_some() {
             self.text.push(doc, text);
         }
@@ -142,6 +148,7 @@ impl PendingIndex {
             self.add(doc, new.terms, new.fact, text);
             return;
         }
+        self.columns.push(doc);
         let mut old_terms = old.map(|o| terms(o.terms)).into_iter().flatten().peekable();
         let mut new_terms = new.map(|n| terms(n.terms)).into_iter().flatten().peekable();
         loop {
@@ -219,6 +226,7 @@ impl PendingIndex {
         let facts = std::mem::take(&mut self.facts);
         let text = std::mem::take(&mut self.text);
         let totals = std::mem::take(&mut self.totals);
+        let mut columns = std::mem::take(&mut self.columns);
         let records = &mut self.records;
         let apart = added.len() + log.len() + text.docs.len() >= PARALLEL_FLUSH;
         let (postings, rest) = both(
@@ -226,7 +234,15 @@ impl PendingIndex {
             || write_postings(txn, &added, &log, &names),
             || {
                 records.write_into(txn, SEARCH_DOCS)?;
-                write_facts_and_haystacks(txn, facts, totals, text)
+                write_facts_and_haystacks(txn, facts, totals, text)?;
+                columns.sort_unstable();
+                columns.dedup();
+                columns::apply(
+                    &mut txn.open_table(COLUMNS)?,
+                    &txn.open_table(SEARCH_DOCS)?,
+                    &columns,
+                )?;
+                Ok(())
             },
         );
         postings.and(rest)

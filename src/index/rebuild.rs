@@ -7,14 +7,15 @@ use super::facts::FACTS;
 use super::haystacks::HAYSTACKS;
 use super::postings::POSTINGS;
 use super::{IndexEntry, PendingIndex, SEARCH_DOCS};
-use crate::search::engine::in_parts;
+use crate::parallel::in_parts;
 use crate::store::tables::{MEMORIES, META, decode};
 use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransaction};
 
 /// `META` key of the index version; present only when postings and facts are complete.
 pub const KEY_INDEX: &str = "index_version";
 /// The version of the persisted postings and facts this build writes.
-/// Version 9 holds the 31 scored dimensions and seals every value ([`super::sealed`]).
+/// Version 9 holds the 31 scored dimensions, seals every value ([`super::sealed`]) and
+/// keeps the per-field columns ([`super::columns`]).
 pub const INDEX_VERSION: u32 = 9;
 
 /// Memories decoded at a time while rebuilding or loading (enough to share between the
@@ -46,6 +47,8 @@ pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.delete_table(POSTINGS)?;
     txn.delete_table(FACTS)?;
     txn.delete_table(HAYSTACKS)?;
+    txn.delete_table(super::columns::COLUMNS)?;
+    txn.open_table(super::columns::COLUMNS)?;
     txn.open_table(SEARCH_DOCS)?;
     txn.open_table(POSTINGS)?;
     txn.open_table(FACTS)?;

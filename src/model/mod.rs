@@ -19,3 +19,6 @@ pub use memory::{EMPTY_HEADLINE, Memory, Rating, Relationship, Scope, Source, St
 pub use timestamp::Timestamp;
 pub use trust::TrustLevel;
 pub use validate::{Checked, FieldError};
+
+/// The type hidden unless the types filter names it (hivelore's default).
+pub const SESSION_RECAP: &str = "session_recap";

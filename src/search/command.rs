@@ -1,8 +1,8 @@
 //! `memlens search`: its flags (SPEC §4) and what it prints.
 
+use crate::collection::{Collection, LocalCollection};
+use crate::search::output;
 use crate::search::request::{BrowseMode, Engine, Filters, NumericField, Order, SearchRequest};
-use crate::search::searcher::Searcher;
-use crate::search::{output, quick};
 use crate::store::{Store, StoreReader};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
@@ -165,13 +165,7 @@ fn respond(
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<()> {
     let req = args.request()?;
-    let mut resp = match quick::answer(&reader, &req)? {
-        Some(resp) => resp,
-        None => Searcher::open(reader)?.search(&req),
-    };
-    if let Some(damage) = resp.damage.take() {
-        anyhow::bail!(damage);
-    }
+    let mut resp = LocalCollection::snapshot(reader).search(&req)?;
     if let Some(store) = store.filter(|_| args.track)
         && !resp.hits.is_empty()
     {

@@ -170,6 +170,10 @@ pub(crate) struct Corpus {
     /// False when BM25 reads the persisted postings of the searcher's snapshot instead
     /// of terms held here (a searcher opened on a store whose index is current).
     pub holds_terms: bool,
+    /// True when the literal and fuzzy haystacks are not held here but read from the
+    /// haystack chunks of the searcher's snapshot (a corpus the planner read from the
+    /// persisted index for one request).
+    pub stored_text: bool,
     /// The inverted index, built from `terms` on first need (see `Searcher::warm`).
     pub postings: OnceLock<Postings>,
     /// Slot → position in the order created_at desc, id asc (every tie-break).

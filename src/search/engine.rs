@@ -18,42 +18,7 @@ pub(crate) struct Match {
     pub score: f64,
 }
 
-/// Below this many memories a scan runs on one thread.
-pub(crate) const PARALLEL_FROM: usize = 16_384;
-
-/// How many threads a scan may use: the cores, at most 8.
-pub(crate) fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
-}
-
-/// `part` over `0..n` cut into one contiguous range per core (a single range below
-/// [`PARALLEL_FROM`]); the parts' results concatenated in order. A panic in a part
-/// reaches the caller: a result never leaves a part out.
-pub(crate) fn in_parts<T: Send>(
-    n: usize,
-    part: impl Fn(std::ops::Range<usize>) -> Vec<T> + Sync,
-) -> Vec<T> {
-    let threads = threads();
-    if threads < 2 || n < PARALLEL_FROM {
-        return part(0..n);
-    }
-    let size = n.div_ceil(threads);
-    let part = &part;
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = (0..n)
-            .step_by(size)
-            .map(|lo| scope.spawn(move || part(lo..(lo + size).min(n))))
-            .collect();
-        let mut out = Vec::new();
-        for p in parts {
-            out.extend(
-                p.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            );
-        }
-        out
-    })
-}
+pub(crate) use crate::parallel::{PARALLEL_FROM, in_parts, threads};
 
 /// `f` over every slot of `set`, on all cores for large sets; results in slot order.
 pub(crate) fn scan<T: Send>(set: &[u32], f: impl Fn(u32) -> Option<T> + Sync) -> Vec<T> {
@@ -75,6 +40,9 @@ pub(crate) struct EngineOutcome {
     /// The best matches by relevance, best first, when the engine ranked them itself
     /// ([`Ranking::Best`]): the first `k` asked for, then some runners-up.
     pub best: Option<Vec<Match>>,
+    /// True when some stored haystack could not be read, so the matches may lack some
+    /// (the caller answers from a loaded searcher instead).
+    pub incomplete: bool,
 }
 
 /// Runs `engine` with `query` over the memories the filters keep (`selection`).
@@ -92,6 +60,11 @@ pub(crate) fn run(
     fuzzy: (Ranking, &Floor),
 ) -> EngineOutcome {
     let (set, member) = (&selection.set[..], &selection.member[..]);
+    if c.stored_text
+        && let Some(reader) = snapshot
+    {
+        return run_stored(c, selection, engine, query, reader);
+    }
     match engine {
         Engine::Literal => run_literal(c, set, member, within, query, None),
         Engine::Bm25 => {
@@ -105,6 +78,7 @@ pub(crate) fn run(
                     quality: None,
                     scored: true,
                     best: None,
+                    incomplete: false,
                 }
             }
         }
@@ -117,6 +91,69 @@ pub(crate) fn run(
                 quality: None,
                 scored: true,
                 best: found.best,
+                incomplete: false,
+            }
+        }
+    }
+}
+
+/// [`run`] for a corpus that holds no text: literal and fuzzy read the haystack chunks
+/// of the snapshot, every fuzzy match scored. A haystack that cannot be read counts as
+/// matching nothing (the stored index is then damaged; `memlens check` says so).
+fn run_stored(
+    c: &Corpus,
+    selection: &Selection,
+    engine: Engine,
+    query: &str,
+    reader: &crate::store::StoreReader,
+) -> EngineOutcome {
+    let set = &selection.set[..];
+    let docs: Vec<u32> = set.iter().map(|&s| c.docs[s as usize]).collect();
+    let to_slots = |mut matches: Vec<Match>| {
+        for m in &mut matches {
+            m.slot = set[m.slot as usize];
+        }
+        matches
+    };
+    let literal = |fallback| {
+        let found = crate::search::stored_text::literal(reader, &docs, &literal_words(query));
+        let incomplete = found.is_none();
+        let mut found = found.unwrap_or(literal::LiteralOutcome {
+            matches: Vec::new(),
+            partial: false,
+        });
+        found.matches = to_slots(found.matches);
+        EngineOutcome {
+            incomplete,
+            ..literal_outcome(found, fallback)
+        }
+    };
+    match engine {
+        Engine::Literal => literal(None),
+        Engine::Bm25 => {
+            let matches = bm25::search(c, selection, &query_tokens(query), Some(reader));
+            if matches.is_empty() {
+                literal(Some(bm25::FALLBACK_NOTICE))
+            } else {
+                EngineOutcome {
+                    matches,
+                    notice: None,
+                    quality: None,
+                    scored: true,
+                    best: None,
+                    incomplete: false,
+                }
+            }
+        }
+        Engine::Fuzzy => {
+            let found = crate::search::stored_text::fuzzy(reader, &docs, query);
+            EngineOutcome {
+                incomplete: found.is_none(),
+                matches: to_slots(found.unwrap_or_default()),
+                notice: None,
+                quality: None,
+                scored: true,
+                best: None,
             }
         }
     }
@@ -161,6 +198,7 @@ pub(crate) fn literal_outcome(
         notice,
         scored: false,
         best: None,
+        incomplete: false,
     }
 }
 
@@ -179,7 +217,7 @@ impl EngineOutcome {
             return best.into_iter().take(upto).map(|m| (m, None)).collect();
         }
         let mut placed = order::arrange(c, self.matches, req.mode, req.order, true, upto);
-        if req.engine == Engine::Fuzzy && ranking == Ranking::Page {
+        if req.engine == Engine::Fuzzy && ranking == Ranking::Page && !c.stored_text {
             fuzzy::score_page(c, &req.query, &mut placed);
         }
         placed

@@ -5,8 +5,7 @@ use crate::search::corpus::{Corpus, NO_MODULE};
 use crate::search::engine::{in_parts, scan};
 use crate::search::request::{Filters, NumericField, Range};
 
-/// The type hidden unless the types filter names it.
-pub const SESSION_RECAP: &str = "session_recap";
+pub use crate::model::SESSION_RECAP;
 
 /// Filters turned into column numbers, ready to test slots fast.
 pub(crate) struct CompiledFilters<'a> {

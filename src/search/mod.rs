@@ -48,11 +48,14 @@ pub mod literal;
 mod offsets;
 mod order;
 pub mod output;
+pub mod plan;
 mod progressive;
 pub mod quick;
 pub mod request;
 mod searcher;
 pub mod skim;
+mod stored;
+mod stored_text;
 
 pub use filter::SESSION_RECAP;
 pub use filter_parse::FilterError;

@@ -113,6 +113,7 @@ impl EngineOutcome {
     /// Nothing found yet by a scan of the fuzzy (else literal, all words) engine.
     fn new(fuzzy: bool, ranking: Ranking) -> EngineOutcome {
         EngineOutcome {
+            incomplete: false,
             matches: Vec::new(),
             notice: None,
             quality: (!fuzzy).then_some(MatchQuality::All),
@@ -125,6 +126,7 @@ impl EngineOutcome {
     /// themselves only when the page is cut from them (not from the best list).
     fn page_so_far(&self) -> EngineOutcome {
         EngineOutcome {
+            incomplete: false,
             matches: match self.best {
                 Some(_) => Vec::new(),
                 None => self.matches.clone(),

@@ -284,12 +284,40 @@ impl Searcher {
 
     /// Answers one request exactly as SPEC §3 defines it.
     pub fn search(&self, req: &SearchRequest) -> SearchResponse {
+        self.answer(req).unwrap_or_else(|| SearchResponse {
+            damage: Some(format!(
+                "{}: a stored haystack cannot be read; run `memlens check --repair`",
+                self.path.display()
+            )),
+            ..SearchResponse::default()
+        })
+    }
+
+    /// [`Searcher::search`], or `None` when a searcher that holds no text could not
+    /// read a stored haystack (the caller then answers from a loaded searcher).
+    pub(crate) fn answer(&self, req: &SearchRequest) -> Option<SearchResponse> {
+        self.answer_on(self.snapshot(), req)
+    }
+
+    /// [`Searcher::answer`] reading hits, postings and haystacks from `snapshot`.
+    pub(crate) fn answer_on(
+        &self,
+        snapshot: Option<&StoreReader>,
+        req: &SearchRequest,
+    ) -> Option<SearchResponse> {
         let c = &self.corpus;
         let selection = self.select(&req.filters);
         let (set, member) = (&selection.set, &selection.member);
         let upto = req.offset.saturating_add(req.limit);
         if req.query.trim().is_empty() {
-            let placed = self.browse(member, req.mode, req.order, upto);
+            let placed = if !c.stored_text {
+                self.browse(member, req.mode, req.order, upto)
+            } else {
+                // one request over a corpus read for it: no order of the whole
+                // collection is worth sorting and keeping
+                let all = set.iter().map(|&slot| engine::Match { slot, score: 0.0 });
+                order::arrange(c, all.collect(), req.mode, req.order, false, upto)
+            };
             let answer = Answer {
                 total: set.len(),
                 placed,
@@ -297,7 +325,7 @@ impl Searcher {
                 quality: None,
                 scored: false,
             };
-            return self.respond(answer, req.offset, upto);
+            return Some(self.respond_on(snapshot, answer, req.offset, upto));
         }
         let narrowed = self.narrowed(req);
         let ranking = Ranking::of(req, upto);
@@ -309,9 +337,12 @@ impl Searcher {
             narrowed.as_ref().map(|n| &n.within[..]),
             req.engine,
             &req.query,
-            self.snapshot(),
+            snapshot,
             (ranking, &floor),
         );
+        if o.incomplete {
+            return None;
+        }
         self.remember(req, &o);
         let answer = Answer {
             total: o.matches.len(),
@@ -320,7 +351,7 @@ impl Searcher {
             scored: o.scored,
             placed: o.place(c, req, ranking, upto),
         };
-        self.respond(answer, req.offset, upto)
+        Some(self.respond_on(snapshot, answer, req.offset, upto))
     }
 
     /// What `filters` keep, reused while they stay the same, and picked out of the
@@ -438,6 +469,18 @@ impl Searcher {
     }
 
     pub(crate) fn respond(&self, answer: Answer, offset: usize, upto: usize) -> SearchResponse {
+        self.respond_on(self.snapshot(), answer, offset, upto)
+    }
+
+    /// The page `offset..upto` of `answer`, its memories read from `snapshot` (or the
+    /// searcher's own copy).
+    fn respond_on(
+        &self,
+        snapshot: Option<&StoreReader>,
+        answer: Answer,
+        offset: usize,
+        upto: usize,
+    ) -> SearchResponse {
         let Answer {
             total,
             placed,
@@ -452,10 +495,20 @@ impl Searcher {
             .take(upto.saturating_sub(offset))
             .filter_map(|(m, is_discovery)| {
                 let slot = m.slot as usize;
-                match self.memory(slot) {
-                    Ok(memory) => Some(Hit {
+                let read = self.memory(snapshot, slot).and_then(|memory| {
+                    let count = match self.corpus.relationship_count.get(slot) {
+                        Some(&n) => n,
+                        None => match snapshot {
+                            Some(reader) => reader.relationship_count(&memory)?,
+                            None => 0,
+                        },
+                    };
+                    Ok((memory, count))
+                });
+                match read {
+                    Ok((memory, relationship_count)) => Some(Hit {
                         memory,
-                        relationship_count: self.corpus.relationship_count[slot],
+                        relationship_count,
                         score: scored.then_some(m.score),
                         match_quality: quality,
                         is_discovery,
@@ -476,9 +529,13 @@ impl Searcher {
     }
 
     /// The memory loaded in `slot`, read from the snapshot or from the searcher's copy.
-    fn memory(&self, slot: usize) -> StoreResult<crate::model::Memory> {
+    fn memory(
+        &self,
+        snapshot: Option<&StoreReader>,
+        slot: usize,
+    ) -> StoreResult<crate::model::Memory> {
         let doc = self.corpus.docs[slot];
-        match &self.snapshot {
+        match snapshot {
             Some(reader) => reader
                 .get_doc(doc)?
                 .ok_or_else(|| StoreError::corrupt_record(reader.path(), doc)),

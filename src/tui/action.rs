@@ -242,6 +242,9 @@ pub enum Action {
     /// The values the choice filters offer (types, tags, modules, spans).
     #[serde(skip)]
     FacetsLoaded(Facets),
+    /// A search stopped because a newer one was asked for (it answers nothing).
+    #[serde(skip)]
+    SearchSuperseded,
     /// A search finished.
     #[serde(skip)]
     SearchDone {
@@ -427,6 +430,7 @@ impl Action {
             | Action::StoreWaiting(_)
             | Action::FacetsLoaded(_)
             | Action::SearchDone { .. }
+            | Action::SearchSuperseded
             | Action::HistogramDone { .. }
             | Action::DetailLoaded(_)
             | Action::DetailFailed { .. }

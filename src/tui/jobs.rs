@@ -37,6 +37,15 @@ pub trait SearchSource: Send + Sync {
     ) -> Option<Result<Arc<dyn SearchSource>, String>> {
         None
     }
+    /// [`SearchSource::search`], or `None` once `superseded` says a newer request
+    /// made this one pointless (a scan stops between its chunks). An answer is exact.
+    fn search_unless(
+        &self,
+        request: &SearchRequest,
+        superseded: &dyn Fn() -> bool,
+    ) -> Option<SearchResponse> {
+        (!superseded()).then(|| self.search(request))
+    }
     /// Builds the caches that make later searches fast (results never change).
     fn warm(&self) {}
     /// The distinct types, tags and modules it holds, each sorted; `None` when it
@@ -71,6 +80,16 @@ impl SearchSource for Searcher {
     fn warm(&self) {
         Searcher::warm(self);
     }
+    fn search_unless(
+        &self,
+        request: &SearchRequest,
+        superseded: &dyn Fn() -> bool,
+    ) -> Option<SearchResponse> {
+        if superseded() {
+            return None;
+        }
+        self.search_progressive(request, SUPERSEDED_CHECK, &mut |_| !superseded())
+    }
     fn facet_names(&self) -> Option<[Vec<String>; 3]> {
         Some(Searcher::facet_names(self))
     }
@@ -84,6 +103,29 @@ pub fn run_search(source: &dyn SearchSource, generation: u64, request: &SearchRe
         generation,
         response,
         elapsed: started.elapsed(),
+    }
+}
+
+/// Memories a search scans before it first asks whether it was superseded (later
+/// chunks grow).
+const SUPERSEDED_CHECK: usize = 16_384;
+
+/// [`run_search`] that answers [`Action::SearchSuperseded`] when a newer request
+/// stopped it.
+pub fn run_search_unless(
+    source: &dyn SearchSource,
+    generation: u64,
+    request: &SearchRequest,
+    superseded: &dyn Fn() -> bool,
+) -> Action {
+    let started = Instant::now();
+    match source.search_unless(request, superseded) {
+        Some(response) => Action::SearchDone {
+            generation,
+            response,
+            elapsed: started.elapsed(),
+        },
+        None => Action::SearchSuperseded,
     }
 }
 

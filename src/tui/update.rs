@@ -162,6 +162,8 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::StoreWaiting(seconds) => state.store_waiting = seconds,
         Action::FacetsLoaded(facets) => state.facets = facets,
+        // the newer search it gave way to answers
+        Action::SearchSuperseded => {}
         Action::SearchDone {
             generation,
             response,

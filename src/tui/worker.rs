@@ -14,12 +14,13 @@ use super::write::{WriteJob, write_task};
 use crate::search::{SearchRequest, Searcher};
 use crate::store::Store;
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::{mpsc, watch};
 
 pub use super::jobs::{
     HISTOGRAM_BINS, SearchSource, read_detail, read_facets, run_histogram, run_link_search,
-    run_mark_all, run_search,
+    run_mark_all, run_search, run_search_unless,
 };
 
 /// Builds the search source from the store (runs on a blocking thread): at the start,
@@ -50,6 +51,9 @@ type Newest<T> = watch::Sender<Option<(u64, T)>>;
 /// The app's side of the worker: where effects are sent.
 pub struct Worker {
     search: Newest<Box<SearchRequest>>,
+    /// The generation of the newest search asked for: a running search stops once a
+    /// newer one is asked for.
+    newest_search: Arc<AtomicU64>,
     histograms: Newest<Vec<HistogramJob>>,
     link_search: Newest<Box<SearchRequest>>,
     mark_all: Newest<Box<SearchRequest>>,
@@ -68,6 +72,7 @@ struct SearchInbox {
     link_search: watch::Receiver<Option<(u64, Box<SearchRequest>)>>,
     mark_all: watch::Receiver<Option<(u64, Box<SearchRequest>)>>,
     sources: watch::Receiver<Option<Arc<dyn SearchSource>>>,
+    newest: Arc<AtomicU64>,
 }
 
 impl Worker {
@@ -91,12 +96,14 @@ impl Worker {
         let pending: Pending = Arc::default();
         let latest: Latest = Arc::default();
         let waits = Waits::default();
+        let newest_search = Arc::new(AtomicU64::new(0));
         let inbox = SearchInbox {
             search: search_rx,
             histograms: hist_rx,
             link_search: link_rx,
             mark_all: mark_rx,
             sources: sources_rx,
+            newest: newest_search.clone(),
         };
         tokio::spawn(search_task(
             store.clone(),
@@ -130,6 +137,7 @@ impl Worker {
         tokio::spawn(note_writes(written_rx, pending, actions));
         Worker {
             search,
+            newest_search,
             histograms,
             link_search,
             mark_all,
@@ -155,6 +163,8 @@ impl Worker {
                 generation,
                 request,
             } => {
+                self.newest_search
+                    .fetch_max(generation, AtomicOrdering::Relaxed);
                 self.search.send_replace(Some((generation, request)));
             }
             Effect::Histograms { generation, jobs } => {
@@ -349,16 +359,25 @@ async fn search_task(
                 memories: source.len(),
             })
         } else if let Some((g, request)) = newest(&mut inbox.search, &mut done_search) {
+            let latest = inbox.newest.clone();
+            let superseded = move || latest.load(AtomicOrdering::Relaxed) > g;
             let answer = actions
-                .with_source(&source, move |s| run_search(s, g, &request))
+                .with_source(&source, move |s| {
+                    run_search_unless(s, g, &request, &superseded)
+                })
                 .await;
+            // a superseded search answers nothing; the newer request is next
+            let answer = match answer {
+                Action::SearchSuperseded => None,
+                a => Some(a),
+            };
             if !warmed {
                 // The first results are on their way: build the remaining caches
                 // (BM25 index, composites, time order) now, off the search path.
                 warmed = true;
                 actions.warm(&source);
             }
-            Some(answer)
+            answer
         } else if let Some((g, request)) = newest(&mut inbox.link_search, &mut done_link) {
             let job = move |s: &dyn SearchSource| run_link_search(s, g, &request);
             Some(actions.with_source(&source, job).await)
@@ -409,9 +428,9 @@ async fn search_task(
 /// The loader's result, as its task returns it.
 type Loaded = Result<Result<Arc<dyn SearchSource>, String>, tokio::task::JoinError>;
 
-/// While the full index loads, answers the searches the persisted index can answer on
-/// its own (the time-ordered list, BM25 relevance, under the default filters), so the
-/// first screen does not wait for the load; other requests wait for it. Returns the
+/// While the full index loads, answers every search from the persisted index (the
+/// planner's stored path), so neither the first screen nor a tab switch, a filter step
+/// or an engine change waits for the load. Returns the
 /// loader's result, or `None` when the app is gone.
 async fn answer_while_loading(
     store: &Arc<Store>,
@@ -429,7 +448,8 @@ async fn answer_while_loading(
             let quick = offload(&actions.waits, move || {
                 let started = std::time::Instant::now();
                 let reader = st.read().ok()?;
-                let response = crate::search::quick::answer(&reader, &request).ok()??;
+                // any request: the planner answers it from the persisted index
+                let response = crate::search::plan::from_stored(&reader, &request).ok()??;
                 Some(Action::SearchDone {
                     generation: g,
                     response,

@@ -1,0 +1,435 @@
+//! `memlens search` with a filter, a browse mode, an order, an offset or a long page,
+//! each as a whole process beside `sqlite3` holding the same records (SPEC §6: at most
+//! 150 ms at 1M, no slower than SQLite, under 64 MiB). SQLite gets one table with a
+//! B-tree index on every filtered or sorted column, a table of (memory, tag) pairs
+//! indexed by tag, and FTS5 over title and body for the text rows.
+//!
+//! Run: `MEMLENS_BENCH_N=100000 cargo bench --bench requests` (1000000 for 1M);
+//! `MEMLENS_BENCH_RUNS` repetitions per row (default 5). Each process runs under
+//! `/usr/bin/time -f %M` for its peak resident memory; a row gives the medians.
+
+use memlens::corpus::{CorpusSpec, generate};
+use memlens::model::Composite;
+use memlens::model::derived::bayesian_rating;
+use memlens::search::plan;
+use memlens::search::{BrowseMode, Engine, Filters, Range, SearchRequest};
+use std::collections::HashMap;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const MEMLENS: &str = env!("CARGO_BIN_EXE_memlens");
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Runs a command under `/usr/bin/time`: wall time and peak resident KiB.
+fn run(program: &str, args: &[String]) -> Option<(Duration, u64)> {
+    let started = Instant::now();
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "%M"])
+        .arg(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .ok()?;
+    let elapsed = started.elapsed();
+    if !out.status.success() {
+        eprintln!(
+            "{program} {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        return None;
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let kib = stderr.lines().last()?.trim().parse().ok()?;
+    Some((elapsed, kib))
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Writes the corpus as JSONL (for `memlens import`) and as SQL (for `sqlite3`); returns
+/// the most common tag and the first memory's created_at year.
+fn write_corpus(dir: &Path, n: usize) -> String {
+    let mut jsonl = BufWriter::new(std::fs::File::create(dir.join("m.jsonl")).expect("jsonl"));
+    let mut sql = BufWriter::new(std::fs::File::create(dir.join("m.sql")).expect("sql"));
+    let memories: Vec<_> = generate(CorpusSpec {
+        seed: 2026,
+        size: n,
+        body_bytes_target: 200,
+    })
+    .collect();
+    // relationship_count: distinct other stored memories linked either way
+    let doc_of: HashMap<&str, usize> = memories
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.id.as_str(), i))
+        .collect();
+    let mut edges: Vec<(usize, usize)> = Vec::new();
+    for (a, m) in memories.iter().enumerate() {
+        for r in &m.relationships {
+            if let Some(&b) = doc_of.get(r.target.as_str())
+                && a != b
+            {
+                edges.push((a.min(b), a.max(b)));
+            }
+        }
+    }
+    edges.sort_unstable();
+    edges.dedup();
+    let mut links = vec![0u32; n];
+    for (a, b) in edges {
+        links[a] += 1;
+        links[b] += 1;
+    }
+    writeln!(
+        sql,
+        "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
+CREATE TABLE m(doc INTEGER PRIMARY KEY, id TEXT, title TEXT, body TEXT, type TEXT,
+  status TEXT, scope TEXT, deleted INTEGER, weight REAL, feel_humor REAL, created_at INTEGER,
+  rating_bayesian REAL, rating_count INTEGER, relationship_count INTEGER,
+  total_significance REAL);
+CREATE TABLE tags(doc INTEGER, tag TEXT);
+CREATE VIRTUAL TABLE t USING fts5(title, body);
+BEGIN;"
+    )
+    .expect("write");
+    let mut tag_counts: HashMap<String, usize> = HashMap::new();
+    let humor = memlens::model::feel_index("humor").expect("feel_humor");
+    let q = |s: &str| s.replace('\'', "''");
+    let num = |v: Option<f64>| v.map_or("NULL".to_string(), |v| v.to_string());
+    for (doc, m) in memories.iter().enumerate() {
+        writeln!(jsonl, "{}", m.to_json_line()).expect("write");
+        let title = m.title.as_deref().unwrap_or("");
+        writeln!(
+            sql,
+            "INSERT INTO m VALUES({doc},'{}','{}','{}','{}','{}','{}',{},{},{},{},{},{},{},{});",
+            q(&m.id),
+            q(title),
+            q(&m.body),
+            q(&m.memory_type),
+            m.status.as_str(),
+            m.scope.as_str(),
+            u8::from(m.deleted_at.is_some()),
+            m.weight,
+            num(m.feel[humor]),
+            m.created_at.0,
+            bayesian_rating(m.rating_sum, m.rating_count),
+            m.rating_count,
+            links[doc],
+            num(Composite::TotalSignificance.compute(&m.feel)),
+        )
+        .expect("write");
+        writeln!(
+            sql,
+            "INSERT INTO t(rowid,title,body) VALUES({doc},'{}','{}');",
+            q(title),
+            q(&m.body)
+        )
+        .expect("write");
+        for tag in &m.tags {
+            *tag_counts.entry(tag.clone()).or_default() += 1;
+            writeln!(sql, "INSERT INTO tags VALUES({doc},'{}');", q(tag)).expect("write");
+        }
+    }
+    writeln!(sql, "COMMIT;").expect("write");
+    for col in [
+        "type",
+        "status",
+        "deleted",
+        "weight",
+        "feel_humor",
+        "created_at",
+        "rating_bayesian",
+        "rating_count",
+        "relationship_count",
+        "total_significance",
+    ] {
+        writeln!(sql, "CREATE INDEX m_{col} ON m({col});").expect("write");
+    }
+    writeln!(sql, "CREATE INDEX tags_tag ON tags(tag, doc);").expect("write");
+    for w in [jsonl, sql] {
+        w.into_inner().expect("flush").sync_all().expect("sync");
+    }
+    tag_counts
+        .into_iter()
+        .max_by_key(|(t, c)| (*c, std::cmp::Reverse(t.clone())))
+        .map(|(t, _)| t)
+        .unwrap_or_default()
+}
+
+/// One row: `memlens search` flags and the SQL that does the same work.
+struct Row {
+    name: String,
+    flags: Vec<String>,
+    sql: String,
+}
+
+fn rows(tag: &str) -> Vec<Row> {
+    let live = "deleted = 0 AND type <> 'session_recap'";
+    let page = |order: &str, tail: &str| {
+        format!(
+            "SELECT id, title, type, status, created_at FROM m WHERE {live}{tail} ORDER BY {order} LIMIT 50"
+        )
+    };
+    let row = |name: &str, flags: &str, sql: String| Row {
+        name: name.to_string(),
+        flags: flags.split_whitespace().map(str::to_string).collect(),
+        sql,
+    };
+    // 2024-07-01 .. 2024-09-30 UTC in nanoseconds
+    let (from, to) = (1_719_792_000_000_000_000i64, 1_727_740_799_999_999_999i64);
+    let text = |m: &str, order: &str| {
+        format!(
+            "SELECT m.id, m.title, m.created_at FROM t JOIN m ON m.doc = t.rowid WHERE t MATCH '{m}' AND m.{live} ORDER BY {order} LIMIT 50",
+            live = live.replace(" AND ", " AND m.")
+        )
+    };
+    vec![
+        row(
+            "filter type=decision",
+            "--filter type=decision",
+            page("created_at DESC", " AND type = 'decision'"),
+        ),
+        row(
+            "filter status=validated",
+            "--filter status=validated",
+            page("created_at DESC", " AND status = 'validated'"),
+        ),
+        row(
+            &format!("filter tag={tag}"),
+            &format!("--filter tag={tag}"),
+            format!(
+                "SELECT m.id, m.title, m.created_at FROM tags JOIN m ON m.doc = tags.doc WHERE tags.tag = '{tag}' AND m.{} ORDER BY m.created_at DESC LIMIT 50",
+                live.replace(" AND ", " AND m.")
+            ),
+        ),
+        row(
+            "filter weight=0.8..1",
+            "--filter weight=0.8..1",
+            page("created_at DESC", " AND weight BETWEEN 0.8 AND 1"),
+        ),
+        row(
+            "filter feel_humor=0.5..1",
+            "--filter feel_humor=0.5..1",
+            page("created_at DESC", " AND feel_humor BETWEEN 0.5 AND 1"),
+        ),
+        row(
+            "filter created_at=2024-07-01..2024-09-30",
+            "--filter created_at=2024-07-01..2024-09-30",
+            page(
+                "created_at DESC",
+                &format!(" AND created_at BETWEEN {from} AND {to}"),
+            ),
+        ),
+        row("mode time", "--mode time", page("created_at DESC", "")),
+        row(
+            "mode density",
+            "--mode density",
+            page("relationship_count DESC, created_at DESC", ""),
+        ),
+        row(
+            "mode rating",
+            "--mode rating",
+            page("rating_bayesian DESC, created_at DESC", ""),
+        ),
+        row(
+            "mode discovery",
+            "--mode discovery",
+            format!(
+                "SELECT * FROM (SELECT id FROM m WHERE {live} AND rating_count >= 5 ORDER BY rating_bayesian DESC, created_at DESC LIMIT 40) UNION ALL SELECT * FROM (SELECT id FROM m WHERE {live} AND rating_count < 5 ORDER BY created_at DESC LIMIT 10)"
+            ),
+        ),
+        row(
+            "mode property feel_humor",
+            "--mode property --sort-field feel_humor",
+            page("feel_humor IS NULL, feel_humor DESC, created_at DESC", ""),
+        ),
+        row(
+            "mode significance",
+            "--mode significance",
+            page(
+                "total_significance IS NULL, total_significance DESC, created_at DESC",
+                "",
+            ),
+        ),
+        row(
+            "literal water --mode time",
+            "--mode time water",
+            text("water", "m.created_at DESC"),
+        ),
+        row(
+            "bm25 water --mode time",
+            "--engine bm25 --mode time water",
+            text("water", "m.created_at DESC"),
+        ),
+        row(
+            "fuzzy water --mode time",
+            "--engine fuzzy --mode time water",
+            text("wat*", "m.created_at DESC"),
+        ),
+        row(
+            "literal water --order asc",
+            "--order asc water",
+            text("water", "rank DESC"),
+        ),
+        row(
+            "bm25 water --order asc",
+            "--engine bm25 --order asc water",
+            text("water", "rank DESC"),
+        ),
+        row(
+            "fuzzy water --order asc",
+            "--engine fuzzy --order asc water",
+            text("wat*", "rank DESC"),
+        ),
+        row(
+            "--offset 100000",
+            "--offset 100000",
+            format!(
+                "SELECT id, title, created_at FROM m WHERE {live} ORDER BY created_at DESC LIMIT 50 OFFSET 100000"
+            ),
+        ),
+        row(
+            "--limit 10000",
+            "--limit 10000",
+            format!(
+                "SELECT id, title, created_at FROM m WHERE {live} ORDER BY created_at DESC LIMIT 10000"
+            ),
+        ),
+    ]
+}
+
+fn main() {
+    let n = env_usize("MEMLENS_BENCH_N", 100_000);
+    let runs = env_usize("MEMLENS_BENCH_RUNS", 5);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let started = Instant::now();
+    let tag = write_corpus(dir.path(), n);
+    println!(
+        "corpus of {n} written in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let store = dir.path().join("m.redb");
+    let db = dir.path().join("m.sqlite");
+    let import = Command::new(MEMLENS)
+        .arg("--db")
+        .arg(&store)
+        .args(["import", "--format", "jsonl"])
+        .arg(dir.path().join("m.jsonl"))
+        .stdout(Stdio::null())
+        .status()
+        .expect("memlens import");
+    assert!(import.success(), "memlens import failed");
+    let sql = std::fs::File::open(dir.path().join("m.sql")).expect("sql");
+    let load = Command::new("sqlite3")
+        .arg(&db)
+        .stdin(sql)
+        .stdout(Stdio::null())
+        .status()
+        .expect("sqlite3 (apt-get install sqlite3)");
+    assert!(load.success(), "sqlite3 load failed");
+    println!("stores ready in {:.1} s", started.elapsed().as_secs_f64());
+    let store_arg = store.to_string_lossy().to_string();
+    let db_arg = db.to_string_lossy().to_string();
+    println!(
+        "\n| request ({n} memories) | memlens ms | SQLite ms | ratio | memlens peak MiB | SQLite peak MiB |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for row in rows(&tag) {
+        let mut mine = (Vec::new(), Vec::new());
+        let mut theirs = (Vec::new(), Vec::new());
+        let mut args = vec!["--db".to_string(), store_arg.clone(), "search".into()];
+        args.extend(row.flags.iter().cloned());
+        let peer = vec![db_arg.clone(), row.sql.clone()];
+        // alternated, after one unmeasured run of each (the page cache warm for both)
+        let _ = (run(MEMLENS, &args), run("sqlite3", &peer));
+        for _ in 0..runs {
+            if let Some((t, kib)) = run(MEMLENS, &args) {
+                mine.0.push(t.as_secs_f64() * 1e3);
+                mine.1.push(kib as f64 / 1024.0);
+            }
+            if let Some((t, kib)) = run("sqlite3", &peer) {
+                theirs.0.push(t.as_secs_f64() * 1e3);
+                theirs.1.push(kib as f64 / 1024.0);
+            }
+        }
+        let (a, b) = (median(mine.0), median(theirs.0));
+        println!(
+            "| {} | {a:.0} | {b:.0} | ×{:.2} | {:.0} | {:.0} |",
+            row.name,
+            a / b,
+            median(mine.1),
+            median(theirs.1)
+        );
+    }
+    during_the_load(&store, runs);
+}
+
+/// What the browser does with a key pressed while its index loads: the planner answers
+/// from the persisted index (in process, as the worker calls it), for a tab switch, a
+/// slider step and an engine change.
+fn during_the_load(store: &Path, runs: usize) {
+    let reader = || {
+        memlens::store::Store::snapshot(store)
+            .expect("snapshot")
+            .expect("store")
+    };
+    let mut humor = Filters::default();
+    let at = memlens::model::feel_index("humor").expect("feel_humor");
+    humor.feel[at] = Range {
+        min: Some(0.5),
+        max: None,
+    };
+    let mut step = humor.clone();
+    step.feel[at] = Range {
+        min: Some(0.55),
+        max: None,
+    };
+    let tab = |mode| SearchRequest {
+        mode,
+        ..SearchRequest::default()
+    };
+    let query = |engine| SearchRequest {
+        query: "water".into(),
+        engine,
+        ..SearchRequest::default()
+    };
+    let cases: Vec<(&str, SearchRequest)> = vec![
+        ("tab switch → Density", tab(BrowseMode::Density)),
+        ("tab switch → Rating", tab(BrowseMode::Rating)),
+        ("tab switch → Discovery", tab(BrowseMode::Discovery)),
+        (
+            "slider step feel_humor 0.50 → 0.55",
+            SearchRequest {
+                filters: step,
+                ..SearchRequest::default()
+            },
+        ),
+        ("engine change → bm25 (water)", query(Engine::Bm25)),
+        ("engine change → fuzzy (water)", query(Engine::Fuzzy)),
+    ];
+    println!("\n| key pressed while the index loads (in process) | median ms | max ms |");
+    println!("|---|---|---|");
+    for (name, req) in cases {
+        let mut times = Vec::new();
+        for _ in 0..runs.max(3) {
+            let r = reader();
+            let started = Instant::now();
+            let answer = plan::from_stored(&r, &req).expect("search");
+            times.push(started.elapsed().as_secs_f64() * 1e3);
+            assert!(answer.is_some(), "the persisted index answers {name}");
+        }
+        let max = times.iter().copied().fold(0.0, f64::max);
+        println!("| {name} | {:.1} | {max:.1} |", median(times));
+    }
+}

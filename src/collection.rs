@@ -1,0 +1,350 @@
+//! The library's front door: one [`Collection`] that every client calls — `memlens
+//! search` and `get`, the browser, the headless test harness, and the agents' server —
+//! with the policy behind it rather than in the callers:
+//!
+//! - **which index answers**: the in-memory [`Searcher`] once it is loaded, else the
+//!   persisted index through the planner ([`crate::search::plan`]); both give the
+//!   exact answer of SPEC §3, so a caller never chooses;
+//! - **the background load** ([`LocalCollection::load_in_background`]), which a
+//!   one-shot command never starts;
+//! - **the incremental update after a write**: every change applied through the
+//!   collection notes the ids it touched, and the next search brings the loaded
+//!   searcher up to date with them ([`Searcher::apply`]) instead of reloading;
+//! - **cancelling a superseded search** ([`Collection::search_unless`]): a scan asks
+//!   between its chunks whether a newer request arrived and stops; a search that runs
+//!   to its end is exact.
+//!
+//! Every method is a plain synchronous call, safe from any thread (the collection is
+//! `Send + Sync`; share it in an `Arc`). A tool server wraps it in one function per
+//! tool:
+//!
+//! ```no_run
+//! use memlens::collection::{Collection, LocalCollection};
+//! use memlens::search::SearchRequest;
+//! let memories = LocalCollection::open(std::path::Path::new("memories.redb"))?;
+//! let page = memories.search(&SearchRequest { query: "cache".into(), ..Default::default() })?;
+//! for hit in &page.hits {
+//!     println!("{} {}", hit.memory.id, hit.memory.title.as_deref().unwrap_or(""));
+//! }
+//! # Ok::<(), memlens::collection::CollectionError>(())
+//! ```
+
+use crate::curate::{Applied, Change, CurateError, UndoStack};
+use crate::model::Memory;
+use crate::search::plan::{self, Index};
+use crate::search::{Filters, Histogram, NumericField, SearchRequest, SearchResponse, Searcher};
+use crate::store::{Store, StoreError, StoreReader};
+use std::path::Path;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
+/// Why a collection call failed. Nothing is written when one is returned.
+#[derive(Debug, thiserror::Error)]
+pub enum CollectionError {
+    /// The store could not be read or written.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A change was refused.
+    #[error(transparent)]
+    Curate(#[from] CurateError),
+    /// A stored memory or index value is damaged (the message names it).
+    #[error("{0}")]
+    Damaged(String),
+    /// The collection was opened on a read-only snapshot.
+    #[error("this collection is a read-only snapshot; open the store to change it")]
+    ReadOnly,
+}
+
+/// Result of a collection call.
+pub type CollectionResult<T> = Result<T, CollectionError>;
+
+/// What changed in a collection, sent to every subscriber after a change is durable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Changed {
+    /// The ids of the memories the change wrote (created, edited, linked or purged).
+    pub ids: Vec<String>,
+}
+
+/// Memories to search, read and curate: the interface every client uses. Other
+/// backends (a remote team store, a semantic engine) implement the same calls.
+pub trait Collection: Send + Sync {
+    /// Answers a request exactly (SPEC §3): any engine, filters, mode, order, offset and
+    /// limit.
+    fn search(&self, request: &SearchRequest) -> CollectionResult<SearchResponse>;
+
+    /// [`Collection::search`], stopping early with `Ok(None)` once `superseded` says a
+    /// newer request made this one pointless. An answer it returns is exact.
+    fn search_unless(
+        &self,
+        request: &SearchRequest,
+        superseded: &dyn Fn() -> bool,
+    ) -> CollectionResult<Option<SearchResponse>> {
+        if superseded() {
+            return Ok(None);
+        }
+        self.search(request).map(Some)
+    }
+
+    /// The distribution of `field` over what `filters` keep (the field's own range left
+    /// out) in `bins` bins, with how many its range keeps: a slider of the filter panel.
+    fn histogram(
+        &self,
+        filters: &Filters,
+        field: NumericField,
+        bins: usize,
+    ) -> CollectionResult<Histogram>;
+
+    /// The distinct types, tags and modules, each sorted: the filter panel's choices.
+    fn facet_names(&self) -> CollectionResult<[Vec<String>; 3]>;
+
+    /// One memory by id.
+    fn get(&self, id: &str) -> CollectionResult<Option<Memory>>;
+
+    /// Applies one change (the `curate` [`Change`] the CLI and the browser send) and
+    /// keeps it for [`Collection::undo`].
+    fn apply(&self, change: &Change) -> CollectionResult<Applied>;
+
+    /// Undoes the newest change not yet undone.
+    fn undo(&self) -> CollectionResult<Applied>;
+
+    /// Applies again the newest change undone.
+    fn redo(&self) -> CollectionResult<Applied>;
+
+    /// A channel that receives a [`Changed`] after every change made through this
+    /// collection.
+    fn subscribe(&self) -> Receiver<Changed>;
+}
+
+/// Where a local collection's memories live.
+enum Backing {
+    /// A store open for reading and writing.
+    Store(Arc<Store>),
+    /// One read-only snapshot (a one-shot command's).
+    Snapshot(StoreReader),
+}
+
+/// A [`Collection`] over one redb file on this machine.
+pub struct LocalCollection {
+    backing: Backing,
+    /// The in-memory searcher, once loaded.
+    loaded: RwLock<Option<Arc<Searcher>>>,
+    /// Ids written since the loaded searcher's snapshot.
+    written: Mutex<Vec<String>>,
+    history: Mutex<UndoStack>,
+    subscribers: Mutex<Vec<Sender<Changed>>>,
+}
+
+impl LocalCollection {
+    /// The collection of the store at `path`, opened for reading and writing (created
+    /// when absent).
+    pub fn open(path: &Path) -> CollectionResult<LocalCollection> {
+        Ok(LocalCollection::over(Arc::new(Store::open(path)?)))
+    }
+
+    /// The collection of an open store.
+    pub fn over(store: Arc<Store>) -> LocalCollection {
+        LocalCollection::with(Backing::Store(store))
+    }
+
+    /// A read-only collection of one snapshot: searches and reads, no changes.
+    pub fn snapshot(reader: StoreReader) -> LocalCollection {
+        LocalCollection::with(Backing::Snapshot(reader))
+    }
+
+    fn with(backing: Backing) -> LocalCollection {
+        LocalCollection {
+            backing,
+            loaded: RwLock::new(None),
+            written: Mutex::new(Vec::new()),
+            history: Mutex::new(UndoStack::default()),
+            subscribers: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The store, when the collection can write.
+    pub fn store(&self) -> Option<&Arc<Store>> {
+        match &self.backing {
+            Backing::Store(store) => Some(store),
+            Backing::Snapshot(_) => None,
+        }
+    }
+
+    /// True once the in-memory searcher answers.
+    pub fn is_loaded(&self) -> bool {
+        self.loaded
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some()
+    }
+
+    /// Loads the in-memory searcher now (and builds its caches): every later request is
+    /// answered from memory. Until then the persisted index answers, exactly as well.
+    pub fn load(&self) -> CollectionResult<()> {
+        let Backing::Store(store) = &self.backing else {
+            return Ok(());
+        };
+        // ids written from here on are newer than the snapshot the load reads
+        self.written
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        let searcher = Searcher::open(store.read()?)?;
+        searcher.warm();
+        *self.loaded.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(searcher));
+        Ok(())
+    }
+
+    /// [`LocalCollection::load`] on a thread of its own.
+    pub fn load_in_background(self: &Arc<Self>) -> std::thread::JoinHandle<CollectionResult<()>> {
+        let me = Arc::clone(self);
+        std::thread::spawn(move || me.load())
+    }
+
+    /// The loaded searcher brought up to date with the writes made since it was built,
+    /// or `None` while it is not loaded.
+    fn current(&self) -> CollectionResult<Option<Arc<Searcher>>> {
+        let Some(searcher) = self
+            .loaded
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+        else {
+            return Ok(None);
+        };
+        let Backing::Store(store) = &self.backing else {
+            return Ok(Some(searcher));
+        };
+        let changed =
+            std::mem::take(&mut *self.written.lock().unwrap_or_else(PoisonError::into_inner));
+        if changed.is_empty() {
+            return Ok(Some(searcher));
+        }
+        let fresh = Arc::new(searcher.apply(store.read()?, &changed)?);
+        *self.loaded.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(&fresh));
+        Ok(Some(fresh))
+    }
+
+    /// Runs `f` on the index that answers now: the loaded searcher, else a snapshot.
+    fn with_index<T>(
+        &self,
+        f: impl FnOnce(Index<'_>) -> CollectionResult<T>,
+    ) -> CollectionResult<T> {
+        if let Some(searcher) = self.current()? {
+            return f(Index::Loaded(&searcher));
+        }
+        match &self.backing {
+            Backing::Snapshot(reader) => f(Index::Stored(reader)),
+            Backing::Store(store) => f(Index::Stored(&store.read()?)),
+        }
+    }
+
+    /// Notes what a change wrote and tells the subscribers.
+    fn changed(&self, applied: &Applied) {
+        let ids: Vec<String> = applied.changed().iter().map(|e| e.id.clone()).collect();
+        if ids.is_empty() {
+            return;
+        }
+        self.written
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(ids.iter().cloned());
+        let mut subscribers = self
+            .subscribers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        subscribers.retain(|s| s.send(Changed { ids: ids.clone() }).is_ok());
+    }
+
+    /// Runs a change on the store's history and notes it.
+    fn curate(
+        &self,
+        f: impl FnOnce(&mut UndoStack, &Store) -> Result<Applied, CurateError>,
+    ) -> CollectionResult<Applied> {
+        let Backing::Store(store) = &self.backing else {
+            return Err(CollectionError::ReadOnly);
+        };
+        let applied = {
+            let mut history = self.history.lock().unwrap_or_else(PoisonError::into_inner);
+            f(&mut history, store)?
+        };
+        self.changed(&applied);
+        Ok(applied)
+    }
+}
+
+/// A response that names damage is an error for a caller of the library.
+fn exact(mut resp: SearchResponse) -> CollectionResult<SearchResponse> {
+    match resp.damage.take() {
+        Some(damage) => Err(CollectionError::Damaged(damage)),
+        None => Ok(resp),
+    }
+}
+
+impl Collection for LocalCollection {
+    fn search(&self, request: &SearchRequest) -> CollectionResult<SearchResponse> {
+        self.with_index(|index| exact(plan::answer(index, request)?))
+    }
+
+    fn search_unless(
+        &self,
+        request: &SearchRequest,
+        superseded: &dyn Fn() -> bool,
+    ) -> CollectionResult<Option<SearchResponse>> {
+        if superseded() {
+            return Ok(None);
+        }
+        match self.current()? {
+            // scans stop between their chunks
+            Some(searcher) => searcher
+                .search_progressive(request, PROGRESS_CHUNK, &mut |_| !superseded())
+                .map(exact)
+                .transpose(),
+            // the persisted index answers whole; a newer request waits at most for it
+            None => self.search(request).map(Some),
+        }
+    }
+
+    fn histogram(
+        &self,
+        filters: &Filters,
+        field: NumericField,
+        bins: usize,
+    ) -> CollectionResult<Histogram> {
+        self.with_index(|index| Ok(plan::histogram(index, filters, field, bins)?))
+    }
+
+    fn facet_names(&self) -> CollectionResult<[Vec<String>; 3]> {
+        self.with_index(|index| Ok(plan::facet_names(index)?))
+    }
+
+    fn get(&self, id: &str) -> CollectionResult<Option<Memory>> {
+        Ok(match &self.backing {
+            Backing::Snapshot(reader) => reader.get(id)?,
+            Backing::Store(store) => store.read()?.get(id)?,
+        })
+    }
+
+    fn apply(&self, change: &Change) -> CollectionResult<Applied> {
+        self.curate(|history, store| history.apply(store, change))
+    }
+
+    fn undo(&self) -> CollectionResult<Applied> {
+        self.curate(|history, store| history.undo(store))
+    }
+
+    fn redo(&self) -> CollectionResult<Applied> {
+        self.curate(|history, store| history.redo(store))
+    }
+
+    fn subscribe(&self) -> Receiver<Changed> {
+        let (tx, rx) = channel();
+        self.subscribers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(tx);
+        rx
+    }
+}
+
+/// Memories a cancellable scan checks between (the first chunk; later ones grow).
+const PROGRESS_CHUNK: usize = 16_384;

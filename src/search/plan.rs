@@ -1,0 +1,97 @@
+//! The planner: one entry that answers every [`SearchRequest`] exactly, whatever its
+//! engine, filters, mode, order, offset and limit, from whichever index is there.
+//!
+//! - [`Index::Loaded`]: the in-memory [`Searcher`] (every column, the haystacks and
+//!   the orders of the tabs in memory), once a background load has built it.
+//! - [`Index::Stored`]: a store snapshot alone. The request's columns are read from
+//!   the persisted index (the facts, the per-field columns of the fields it filters
+//!   or sorts by, the backlinks when it needs relationship counts), BM25 reads the
+//!   postings, literal and fuzzy the haystack chunks, and only the page's memories
+//!   are decoded. When the stored index cannot answer (written by another version,
+//!   or damaged), the store is loaded for the request instead: the answer is the
+//!   same, only slower.
+//!
+//! Both run the same filter, engine, order and page code (`Searcher::answer_on`), so
+//! they agree by construction; `tests/search_plan.rs` holds them to each other.
+
+use crate::search::Filters;
+use crate::search::histogram::Histogram;
+use crate::search::request::{NumericField, SearchRequest, SearchResponse};
+use crate::search::searcher::Searcher;
+use crate::search::stored::{self, Needs};
+use crate::store::{StoreReader, StoreResult};
+
+/// Where a request is answered from.
+#[derive(Clone, Copy)]
+pub enum Index<'a> {
+    /// The in-memory searcher.
+    Loaded(&'a Searcher),
+    /// The persisted index of a snapshot.
+    Stored(&'a StoreReader),
+}
+
+/// Answers `req` exactly (SPEC §3) from `index`.
+pub fn answer(index: Index<'_>, req: &SearchRequest) -> StoreResult<SearchResponse> {
+    match index {
+        Index::Loaded(searcher) => Ok(searcher.search(req)),
+        Index::Stored(reader) => match from_stored(reader, req)? {
+            Some(resp) => Ok(resp),
+            None => Ok(Searcher::load(reader)?.search(req)),
+        },
+    }
+}
+
+/// Answers `req` from the persisted index of `reader` alone; `None` when that index
+/// cannot answer (not current, or a stored value is damaged).
+pub fn from_stored(
+    reader: &StoreReader,
+    req: &SearchRequest,
+) -> StoreResult<Option<SearchResponse>> {
+    let mut needs = Needs::default();
+    needs.filters(&req.filters);
+    needs.mode(Searcher::effective_mode(req));
+    let Some(corpus) = stored::load(reader, &needs)? else {
+        return Ok(None);
+    };
+    let searcher = Searcher::with(corpus, None, reader.path());
+    Ok(searcher.answer_on(Some(reader), req))
+}
+
+/// The histogram of `field` over what `filters` keep (its own range left out), from
+/// `index`: the filter panel's slider.
+pub fn histogram(
+    index: Index<'_>,
+    filters: &Filters,
+    field: NumericField,
+    bins: usize,
+) -> StoreResult<Histogram> {
+    match index {
+        Index::Loaded(searcher) => Ok(searcher.histogram(filters, field, bins)),
+        Index::Stored(reader) => {
+            let mut needs = Needs::default();
+            needs.filters(filters);
+            needs.numeric(field);
+            match stored::load(reader, &needs)? {
+                Some(corpus) => {
+                    Ok(Searcher::with(corpus, None, reader.path()).histogram(filters, field, bins))
+                }
+                None => Ok(Searcher::load(reader)?.histogram(filters, field, bins)),
+            }
+        }
+    }
+}
+
+/// The distinct types, tags and modules (each sorted): the filter panel's choices.
+pub fn facet_names(index: Index<'_>) -> StoreResult<[Vec<String>; 3]> {
+    match index {
+        Index::Loaded(searcher) => Ok(searcher.facet_names()),
+        Index::Stored(reader) => {
+            let mut needs = Needs::default();
+            needs.facets();
+            match stored::load(reader, &needs)? {
+                Some(corpus) => Ok(Searcher::with(corpus, None, reader.path()).facet_names()),
+                None => Ok(Searcher::load(reader)?.facet_names()),
+            }
+        }
+    }
+}

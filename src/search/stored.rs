@@ -1,0 +1,365 @@
+//! The corpus of a request read from the persisted index: only the columns the
+//! request's filters, mode and the filter panel read, from the facts, the per-field
+//! columns ([`crate::index::columns`]) and the backlinks, with no text (the engines
+//! read the haystack chunks, [`super::stored_text`]) and no terms (BM25 reads the
+//! postings). The same filter, engine, order and page code as the loaded searcher
+//! then runs over it, so both answer alike by construction.
+
+use crate::index::RecordView;
+use crate::index::columns::{self, COLUMNS, Field, NONE, Values};
+use crate::index::facts::{self, FACTS};
+use crate::index::{SEARCH_DOCS, index_is_current};
+use crate::model::{Composite, FEEL_DIMS, Scope, Status};
+use crate::search::corpus::{Corpus, NO_MODULE};
+use crate::search::order::sort_field;
+use crate::search::request::{BrowseMode, Filters, NumericField};
+use crate::search::searcher::storage;
+use crate::store::tables::{BACKLINKS, IDS};
+use crate::store::{StoreReader, StoreResult};
+use foldhash::HashSet;
+use redb::ReadableTable;
+
+/// What a request reads beside the facts (documents, created_at, deleted, lengths),
+/// the types and the statuses, which every filter reads.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Needs {
+    fields: HashSet<Field>,
+    relationship_count: bool,
+}
+
+impl Needs {
+    /// Adds what a numeric field's values are computed from.
+    pub(crate) fn numeric(&mut self, field: NumericField) {
+        let add = |f: &mut HashSet<Field>, x| {
+            f.insert(x);
+        };
+        match field {
+            NumericField::Feel(i) => add(&mut self.fields, Field::Feel(i)),
+            NumericField::Composite(_) => {
+                (0..FEEL_DIMS.len()).for_each(|i| add(&mut self.fields, Field::Feel(i)));
+            }
+            NumericField::Weight => add(&mut self.fields, Field::Weight),
+            NumericField::Trust => add(&mut self.fields, Field::Trust),
+            NumericField::Confidence => add(&mut self.fields, Field::Confidence),
+            NumericField::RemVisits => add(&mut self.fields, Field::RemVisits),
+            NumericField::TrustLevel => add(&mut self.fields, Field::TrustLevel),
+            NumericField::RatingBayesian => {
+                add(&mut self.fields, Field::RatingSum);
+                add(&mut self.fields, Field::RatingCount);
+            }
+            NumericField::RatingCount => add(&mut self.fields, Field::RatingCount),
+            NumericField::ReadCount => add(&mut self.fields, Field::ReadCount),
+            NumericField::UpdatedAt => add(&mut self.fields, Field::UpdatedAt),
+            NumericField::RelationshipCount => self.relationship_count = true,
+            NumericField::CreatedAt => {}
+        }
+    }
+
+    /// What `filters` read.
+    pub(crate) fn filters(&mut self, f: &Filters) {
+        if !f.scopes.is_empty() {
+            self.fields.insert(Field::Scope);
+        }
+        if !f.modules.is_empty() {
+            self.fields.insert(Field::Module);
+        }
+        if !f.tags.is_empty() {
+            self.fields.insert(Field::Tags);
+        }
+        if f.has_relationships.is_some() {
+            self.relationship_count = true;
+        }
+        let ranges = [
+            (NumericField::Weight, f.weight),
+            (NumericField::Trust, f.trust),
+            (NumericField::TrustLevel, f.trust_level),
+            (NumericField::RelationshipCount, f.relationship_count),
+        ];
+        for (field, r) in ranges {
+            if !r.is_open() {
+                self.numeric(field);
+            }
+        }
+        if f.rating_min.is_some() {
+            self.numeric(NumericField::RatingBayesian);
+        }
+        for (i, r) in f.feel.iter().enumerate() {
+            if !r.is_open() {
+                self.numeric(NumericField::Feel(i));
+            }
+        }
+        for (c, r) in Composite::ALL.iter().zip(&f.composites) {
+            if !r.is_open() {
+                self.numeric(NumericField::Composite(*c));
+            }
+        }
+    }
+
+    /// What a browse mode orders by. One match over the modes, so a new mode names
+    /// what it reads here.
+    pub(crate) fn mode(&mut self, mode: BrowseMode) {
+        match mode {
+            BrowseMode::Discovery => self.numeric(NumericField::RatingBayesian),
+            other => {
+                if let Some(field) = sort_field(other) {
+                    self.numeric(field);
+                }
+            }
+        }
+    }
+
+    /// The names of the filter panel's choices (types, tags, modules).
+    pub(crate) fn facets(&mut self) {
+        self.fields.insert(Field::Tags);
+        self.fields.insert(Field::Module);
+    }
+}
+
+/// The slot of every document of the facts, walked alongside the stored chunks of one
+/// column: calls `f(slot, chunk values, position in chunk, first slot of the chunk)`
+/// for every slot in order, a chunk that is not stored reading as the field's default.
+fn walk(
+    reader: &StoreReader,
+    table: &redb::ReadOnlyTable<(&'static str, u32), crate::index::sealed::Sealed>,
+    docs: &[u32],
+    field: Field,
+    mut f: impl FnMut(usize, &Values, usize, bool),
+) -> StoreResult<()> {
+    let empty = columns::empty(field);
+    let mut slot = 0;
+    let per = columns::CHUNK_DOCS;
+    columns::for_each(table, field, |chunk, values| {
+        while slot < docs.len() && docs[slot] / per < chunk {
+            f(slot, &empty, (docs[slot] % per) as usize, true);
+            slot += 1;
+        }
+        let mut first = true;
+        while slot < docs.len() && docs[slot] / per == chunk {
+            f(slot, values, (docs[slot] % per) as usize, first);
+            first = false;
+            slot += 1;
+        }
+    })
+    .map_err(|e| storage(reader, e))?;
+    while slot < docs.len() {
+        f(slot, &empty, (docs[slot] % per) as usize, true);
+        slot += 1;
+    }
+    Ok(())
+}
+
+/// Reads the corpus `needs` asks for; `None` when the persisted index is not current
+/// or does not agree with itself (the caller loads the store instead).
+pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Corpus>> {
+    let txn = reader.txn();
+    if !index_is_current(txn).map_err(|e| storage(reader, e))? {
+        return Ok(None);
+    }
+    let mut c = Corpus::without_terms();
+    c.stored_text = true;
+    let facts_table = txn.open_table(FACTS).map_err(|e| storage(reader, e))?;
+    facts::for_each(&facts_table, |doc, fact| {
+        c.docs.push(doc);
+        c.created.push(fact.created_at);
+        c.deleted.push(fact.deleted);
+        c.lengths.push(fact.length);
+    })
+    .map_err(|e| storage(reader, e))?;
+    let table = txn.open_table(COLUMNS).map_err(|e| storage(reader, e))?;
+    let docs = std::mem::take(&mut c.docs);
+    let mut whole = true;
+    let mut fields: Vec<Field> = vec![Field::Type, Field::Status];
+    fields.extend(needs.fields.iter().copied());
+    fields.sort_by_key(|f| f.name());
+    fields.dedup();
+    for field in fields {
+        whole &= fill(reader, &table, &docs, field, &mut c)?;
+    }
+    c.docs = docs;
+    if !whole {
+        return Ok(None);
+    }
+    if needs.relationship_count {
+        c.relationship_count = relationship_counts(reader, &c.docs)?;
+    }
+    c.time_rank = time_ranks(reader, &c)?;
+    Ok(Some(c))
+}
+
+/// Fills the corpus column of `field`; false when a stored value contradicts the
+/// facts (a present memory without a type).
+fn fill(
+    reader: &StoreReader,
+    table: &redb::ReadOnlyTable<(&'static str, u32), crate::index::sealed::Sealed>,
+    docs: &[u32],
+    field: Field,
+    c: &mut Corpus,
+) -> StoreResult<bool> {
+    let mut whole = true;
+    let mut numbers: Vec<u32> = Vec::new();
+    walk(
+        reader,
+        table,
+        docs,
+        field,
+        |slot, values, at, fresh| match (field, values) {
+            (Field::Type | Field::Module, Values::Names(dict, v)) => {
+                let names = if field == Field::Type {
+                    &mut c.type_names
+                } else {
+                    &mut c.module_names
+                };
+                if fresh {
+                    numbers = dict.0.iter().map(|n| names.intern(n)).collect();
+                }
+                let n = match v[at] {
+                    NONE => NO_MODULE,
+                    n => numbers[n as usize],
+                };
+                if field == Field::Type {
+                    whole &= n != NO_MODULE;
+                    c.types.push(n);
+                } else {
+                    c.module.push(n);
+                }
+            }
+            (Field::Tags, Values::Lists(dict, v)) => {
+                if fresh {
+                    numbers = dict.0.iter().map(|n| c.tag_names.intern(n)).collect();
+                }
+                c.tags.extend(v[at].iter().map(|&n| numbers[n as usize]));
+                c.tag_starts.push(c.tags.len());
+            }
+            (Field::Scope, Values::Codes(v)) => match Scope::ALL.get(v[at] as usize) {
+                Some(s) => c.scope.push(*s),
+                None => whole = false,
+            },
+            (Field::Status, Values::Codes(v)) => match Status::ALL.get(v[at] as usize) {
+                Some(s) => c.status.push(*s),
+                None => whole = false,
+            },
+            (_, Values::Numbers(v)) => {
+                let column = match field {
+                    Field::Weight => &mut c.weight,
+                    Field::Trust => &mut c.trust,
+                    Field::Confidence => &mut c.confidence,
+                    Field::RemVisits => &mut c.rem_visits,
+                    Field::TrustLevel => &mut c.trust_level,
+                    Field::Feel(i) => &mut c.feel[i],
+                    _ => return,
+                };
+                column.push_opt(slot, v[at]);
+            }
+            (Field::UpdatedAt, Values::Whole(v)) => c.updated.push(v[at]),
+            (_, Values::Whole(v)) => {
+                let n = u32::try_from(v[at]).unwrap_or(u32::MAX);
+                match field {
+                    Field::ReadCount => c.read_count.push(n),
+                    Field::RatingSum => c.rating_sum.push(n),
+                    Field::RatingCount => c.rating_count.push(n),
+                    _ => {}
+                }
+            }
+            _ => whole = false,
+        },
+    )?;
+    Ok(whole)
+}
+
+/// `relationship_count` of every document of `docs` (ascending), from the backlinks:
+/// each row (target, source) is a link between two distinct memories when the target
+/// is stored too, counted once per pair whichever way it was made (as
+/// `Corpus::finish` counts it).
+fn relationship_counts(reader: &StoreReader, docs: &[u32]) -> StoreResult<Vec<u32>> {
+    let txn = reader.txn();
+    let links = txn.open_table(BACKLINKS).map_err(|e| storage(reader, e))?;
+    let ids = txn.open_table(IDS).map_err(|e| storage(reader, e))?;
+    let doc_of = |id: &str| -> StoreResult<Option<u32>> {
+        Ok(ids
+            .get(id)
+            .map_err(|e| storage(reader, e))?
+            .map(|d| d.value()))
+    };
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    for row in links.iter().map_err(|e| storage(reader, e))? {
+        let (key, _) = row.map_err(|e| storage(reader, e))?;
+        let (target, source) = key.value();
+        if target == source {
+            continue;
+        }
+        if let (Some(a), Some(b)) = (doc_of(target)?, doc_of(source)?) {
+            edges.push((a.min(b), a.max(b)));
+        }
+    }
+    edges.sort_unstable();
+    edges.dedup();
+    let mut counts = vec![0u32; docs.len()];
+    for (a, b) in edges {
+        for doc in [a, b] {
+            if let Ok(slot) = docs.binary_search(&doc) {
+                counts[slot] += 1;
+            }
+        }
+    }
+    Ok(counts)
+}
+
+/// Every slot's position in the order created_at desc, id asc. Ids are read (from the
+/// search records) only for memories created at the same instant as another.
+fn time_ranks(reader: &StoreReader, c: &Corpus) -> StoreResult<Vec<u32>> {
+    let n = c.len();
+    let mut order: Vec<(u64, u32)> = (0..n as u32)
+        .map(|s| (!((c.created[s as usize] as u64) ^ (1 << 63)), s))
+        .collect();
+    radsort::sort_by_key(&mut order, |&(key, _)| key);
+    let records = txn_records(reader)?;
+    let mut i = 0;
+    while i < n {
+        let mut j = i + 1;
+        while j < n && order[j].0 == order[i].0 {
+            j += 1;
+        }
+        if j - i > 1 {
+            let mut tied: Vec<(String, u32)> = Vec::with_capacity(j - i);
+            for &(_, slot) in &order[i..j] {
+                let doc = c.docs[slot as usize];
+                let id = match records.get(doc).map_err(|e| storage(reader, e))? {
+                    Some(bytes) => {
+                        let payload = bytes
+                            .value()
+                            .open(&doc)
+                            .map_err(|e| storage(reader, redb::StorageError::from(e)))?;
+                        RecordView::parse(payload).map(|r| r.id.to_string())
+                    }
+                    None => None,
+                };
+                let id = match id {
+                    Some(id) => id,
+                    None => reader.get_doc(doc)?.map(|m| m.id).ok_or_else(|| {
+                        crate::store::StoreError::corrupt_record(reader.path(), doc)
+                    })?,
+                };
+                tied.push((id, slot));
+            }
+            tied.sort_unstable();
+            for (k, (_, slot)) in tied.into_iter().enumerate() {
+                order[i + k].1 = slot;
+            }
+        }
+        i = j;
+    }
+    let mut rank = vec![0u32; n];
+    for (pos, &(_, slot)) in order.iter().enumerate() {
+        rank[slot as usize] = pos as u32;
+    }
+    Ok(rank)
+}
+
+fn txn_records(
+    reader: &StoreReader,
+) -> StoreResult<redb::ReadOnlyTable<u32, crate::index::sealed::Sealed>> {
+    reader
+        .txn()
+        .open_table(SEARCH_DOCS)
+        .map_err(|e| storage(reader, e))
+}
