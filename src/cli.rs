@@ -43,6 +43,8 @@ pub enum Command {
     /// Verify the store end to end (exit 1 when anything is wrong); --repair rebuilds
     /// what can be rebuilt from the memories
     Check(CheckArgs),
+    /// Serve the agents' memory tools (MCP) on stdin/stdout
+    Mcp,
     /// Curation: set, rate, approve, reject, delete, restore, purge, link, unlink
     #[command(flatten)]
     Curate(CurateCommand),

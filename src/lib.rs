@@ -10,6 +10,7 @@ pub mod corpus;
 pub mod curate;
 pub mod exchange;
 pub mod index;
+pub mod mcp;
 pub mod model;
 pub mod paths;
 pub mod search;

@@ -50,6 +50,8 @@ pub enum Change {
         /// The memories merged into it; duplicates are ignored.
         from: Vec<String>,
     },
+    /// Store a new memory (an agent's); its id must not be taken. Undoing it purges it.
+    Create(Box<Memory>),
 }
 
 impl Change {
@@ -84,6 +86,7 @@ impl Change {
             }
             Change::Unlink { a, b } => format!("unlink `{a}` and `{b}`"),
             Change::Merge { into, from } => format!("merge {} into `{into}`", many(from)),
+            Change::Create(m) => format!("create `{}`", m.id),
         }
     }
 
@@ -93,7 +96,10 @@ impl Change {
         match self {
             Change::Edit { edit, .. } => Some(edit.no_op_reason()),
             Change::Link { .. } => Some("already linked with that kind"),
-            Change::Purge { .. } | Change::Unlink { .. } | Change::Merge { .. } => None,
+            Change::Purge { .. }
+            | Change::Unlink { .. }
+            | Change::Merge { .. }
+            | Change::Create(_) => None,
         }
     }
 }
@@ -182,6 +188,29 @@ fn dedup(ids: &[String]) -> Vec<&str> {
         .collect()
 }
 
+/// Stores a new memory: normalised, valid, and under an id no memory has.
+fn create(w: &mut StoreWriter, pending: &mut Pending, memory: &Memory) -> CurateResult<()> {
+    let mut memory = memory.clone();
+    memory.normalise();
+    let errors = memory.validate();
+    if !errors.is_empty() {
+        return Err(CurateError::Invalid {
+            id: memory.id,
+            errors,
+        });
+    }
+    if w.get(&memory.id)?.is_some() {
+        return Err(CurateError::IdTaken(memory.id));
+    }
+    w.put(&memory)?;
+    pending.entries.push(UndoEntry {
+        id: memory.id.clone(),
+        before: None,
+        after: Some(memory),
+    });
+    Ok(())
+}
+
 /// Applies a change now, in one durable transaction. On any error nothing is written.
 pub fn apply(store: &Store, change: &Change) -> CurateResult<Applied> {
     apply_at(store, change, Timestamp::now())
@@ -229,6 +258,7 @@ pub fn apply_at(store: &Store, change: &Change, now: Timestamp) -> CurateResult<
         Change::Link { a, b, kind } => link::link(&mut w, &mut pending, a, b, kind)?,
         Change::Unlink { a, b } => link::unlink(&mut w, &mut pending, a, b)?,
         Change::Merge { into, from } => merge::merge(&mut w, &mut pending, into, &dedup(from))?,
+        Change::Create(memory) => create(&mut w, &mut pending, memory)?,
     }
     if !pending.entries.is_empty() {
         w.commit()?;

@@ -195,6 +195,7 @@ pub fn report(change: &Change, applied: &Applied, out: &mut dyn Write) -> Curate
                 writeln!(out, "kept {id}: {}", entry.changed_fields().join(", "))?
             }
             (Change::Merge { into, .. }, _) => writeln!(out, "merged {id} into {into}")?,
+            (Change::Create(_), _) => writeln!(out, "created {id}")?,
         }
     }
     for id in &applied.unchanged {

@@ -102,6 +102,27 @@ pub fn feel_index(name: &str) -> Option<usize> {
     FEEL_DIMS.iter().position(|d| d.name == bare)
 }
 
+/// Index of a dimension by a name an input may give it: its field name, or the name
+/// the remember-mcp tool schemas give it (their 29-name form calls the layer-2
+/// dimensions `feel_salience` … `feel_aesthetic_quality`; see [`input_aliases`]).
+pub fn feel_input_index(name: &str) -> Option<usize> {
+    feel_field_index(name).or_else(|| {
+        input_aliases()
+            .find(|(alias, _)| *alias == name)
+            .map(|(_, i)| i)
+    })
+}
+
+/// The other names inputs may use for dimensions, with the index each one means:
+/// `feel_<name>` for every dimension whose field is named otherwise, unless that name
+/// is already another dimension's field.
+pub fn input_aliases() -> impl Iterator<Item = (String, usize)> {
+    FEEL_DIMS.iter().enumerate().filter_map(|(i, d)| {
+        let alias = format!("feel_{}", d.name);
+        (alias != d.field && feel_field_index(&alias).is_none()).then_some((alias, i))
+    })
+}
+
 /// The three derived significance scores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Composite {

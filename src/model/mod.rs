@@ -9,7 +9,10 @@ pub mod timestamp;
 pub mod validate;
 
 pub use derived::ConfidenceTier;
-pub use feel::{Composite, FEEL_COUNT, FEEL_DIMS, FeelDim, Layer, feel_field_index, feel_index};
+pub use feel::{
+    Composite, FEEL_COUNT, FEEL_DIMS, FeelDim, Layer, feel_field_index, feel_index,
+    feel_input_index, input_aliases,
+};
 pub use keys::is_model_key;
 pub use memory::{Memory, Relationship, Scope, Source, Status};
 pub use timestamp::Timestamp;

@@ -35,6 +35,7 @@
 //!   ([`Searcher::search_progressive`]); the list they settle on is the exact one.
 
 pub mod bm25;
+pub mod broad;
 mod column;
 pub mod command;
 mod corpus;
@@ -44,12 +45,14 @@ mod filter_parse;
 pub mod fuzzy;
 mod histogram;
 mod incremental;
+pub mod listing;
 pub mod literal;
 mod offsets;
 mod order;
 pub mod output;
 mod progressive;
 pub mod quick;
+pub mod random;
 pub mod request;
 mod searcher;
 pub mod skim;
@@ -57,6 +60,7 @@ pub mod skim;
 pub use filter::SESSION_RECAP;
 pub use filter_parse::FilterError;
 pub use histogram::{Histogram, bin_of, nominal_range};
+pub use listing::Listing;
 pub use progressive::Progress;
 pub use request::{
     BrowseMode, DeletedFilter, Engine, Filters, Hit, MatchQuality, NumericField, Order, Range,
