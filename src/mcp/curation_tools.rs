@@ -4,6 +4,7 @@
 //! prints; a person can undo it from the browser like any other change.
 
 use super::params::Parameters;
+use super::schema::input_schema;
 use super::{MemoryServer, ToolError};
 use crate::curate::{Change, Edit, apply};
 use rmcp::model::CallToolResult;
@@ -90,7 +91,8 @@ impl MemoryServer {
     /// hivelore's approve.
     #[tool(
         name = "mem_approve",
-        description = "Approve a memory: status validated, validated_by human."
+        description = "Approve a memory: status validated, validated_by human.",
+        input_schema = input_schema::<IdParams>()
     )]
     pub async fn mem_approve(&self, Parameters(p): Parameters<IdParams>) -> CallToolResult {
         self.curate(Ok(Change::edit([p.id], Edit::Approve))).await
@@ -99,7 +101,8 @@ impl MemoryServer {
     /// hivelore's reject.
     #[tool(
         name = "mem_reject",
-        description = "Reject a memory with a reason: status rejected, the reason kept as stale_reason."
+        description = "Reject a memory with a reason: status rejected, the reason kept as stale_reason.",
+        input_schema = input_schema::<RejectParams>()
     )]
     pub async fn mem_reject(&self, Parameters(p): Parameters<RejectParams>) -> CallToolResult {
         self.curate(Ok(Change::edit([p.id], Edit::Reject { reason: p.reason })))
@@ -109,7 +112,8 @@ impl MemoryServer {
     /// remember-mcp's rating.
     #[tool(
         name = "remember_rate",
-        description = "Rate a memory 1–5; its Bayesian rating follows."
+        description = "Rate a memory 1–5; its Bayesian rating follows.",
+        input_schema = input_schema::<RateParams>()
     )]
     pub async fn remember_rate(&self, Parameters(p): Parameters<RateParams>) -> CallToolResult {
         let change = u8::try_from(p.rating)
@@ -125,7 +129,8 @@ impl MemoryServer {
     /// remember-mcp's delete (soft).
     #[tool(
         name = "remember_delete",
-        description = "Soft-delete a memory with a reason; it stays in the store and can be restored."
+        description = "Soft-delete a memory with a reason; it stays in the store and can be restored.",
+        input_schema = input_schema::<DeleteParams>()
     )]
     pub async fn remember_delete(&self, Parameters(p): Parameters<DeleteParams>) -> CallToolResult {
         self.curate(Ok(Change::edit(
@@ -138,7 +143,8 @@ impl MemoryServer {
     /// Link two memories.
     #[tool(
         name = "mem_link",
-        description = "Link two memories (undirected); linking again with another kind changes the kind."
+        description = "Link two memories (undirected); linking again with another kind changes the kind.",
+        input_schema = input_schema::<LinkParams>()
     )]
     pub async fn mem_link(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
         self.curate(Ok(Change::Link {
@@ -152,7 +158,8 @@ impl MemoryServer {
     /// Unlink two memories.
     #[tool(
         name = "mem_unlink",
-        description = "Remove the link between two memories, whichever side holds it."
+        description = "Remove the link between two memories, whichever side holds it.",
+        input_schema = input_schema::<UnlinkParams>()
     )]
     pub async fn mem_unlink(&self, Parameters(p): Parameters<UnlinkParams>) -> CallToolResult {
         self.curate(Ok(Change::Unlink { a: p.a, b: p.b })).await

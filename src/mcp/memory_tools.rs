@@ -4,11 +4,10 @@
 //! line's; the write is the curation [`Change`] the browser and the commands send.
 
 use super::params::Parameters;
-use super::schema::with_scores;
+use super::schema::{input_schema, with_scores};
 use super::{MemoryServer, ToolError};
 use crate::curate::{Change, Edit, FieldValue};
 use crate::model::{Composite, FEEL_DIMS, Memory, Timestamp, feel_input_index};
-use rmcp::handler::server::tool::schema_for_type;
 use rmcp::model::CallToolResult;
 use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
@@ -81,14 +80,14 @@ pub struct GetParams {
 
 /// The schema of `remember_create_memory`: its fields and every scored dimension.
 fn create_schema() -> std::sync::Arc<rmcp::model::JsonObject> {
-    let mut schema = (*with_scores(schema_for_type::<CreateParams>())).clone();
+    let mut schema = (*with_scores(input_schema::<CreateParams>())).clone();
     schema.insert("required".into(), json!(["content"]));
     std::sync::Arc::new(schema)
 }
 
 /// The schema of `remember_update_memory`: its fields and every scored dimension.
 fn update_schema() -> std::sync::Arc<rmcp::model::JsonObject> {
-    with_scores(schema_for_type::<UpdateParams>())
+    with_scores(input_schema::<UpdateParams>())
 }
 
 /// A number argument as the text `memlens set` parses, or why it is not one.
@@ -218,7 +217,8 @@ impl MemoryServer {
     /// hivelore's `mem_get`.
     #[tool(
         name = "mem_get",
-        description = "One memory by id: every stored field and the derived ones (rating_bayesian, relationship_count, composites, confidence_tier), as `memlens get --json` prints it."
+        description = "One memory by id: every stored field and the derived ones (rating_bayesian, relationship_count, composites, confidence_tier), as `memlens get --json` prints it.",
+        input_schema = input_schema::<GetParams>()
     )]
     pub async fn mem_get(&self, Parameters(p): Parameters<GetParams>) -> CallToolResult {
         self.reading(move |reader| {

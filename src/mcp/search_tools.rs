@@ -3,6 +3,7 @@
 //! and answered by [`listing::answer`], the function the command line calls.
 
 use super::params::Parameters;
+use super::schema::input_schema;
 use super::{MemoryServer, ToolError};
 use crate::model::{FEEL_DIMS, Timestamp, feel_input_index};
 use crate::search::listing::{self, Listing};
@@ -131,7 +132,8 @@ impl MemoryServer {
     /// hivelore's `mem_search`.
     #[tool(
         name = "mem_search",
-        description = "Search memories by substring (every word, else any word) over id, title, type, module, tags and body, with hivelore's filters; lexical_rank ranks by BM25. Returns matches with id, type, scope, status, confidence, body, snippet, match_quality and score, the total, and any notice."
+        description = "Search memories by substring (every word, else any word) over id, title, type, module, tags and body, with hivelore's filters; lexical_rank ranks by BM25. Returns matches with id, type, scope, status, confidence, body, snippet, match_quality and score, the total, and any notice.",
+        input_schema = input_schema::<MemSearchParams>()
     )]
     pub async fn mem_search(&self, Parameters(p): Parameters<MemSearchParams>) -> CallToolResult {
         let (req, track) = match mem_search_request(&p) {
@@ -156,7 +158,8 @@ impl MemoryServer {
     /// remember-mcp's `remember_search_by`.
     #[tool(
         name = "remember_search_by",
-        description = "List memories in a browse mode: byTime (newest first), byDensity (most linked), byRating (Bayesian rating), byDiscovery (rated with every fifth slot unrated), byProperty (sort_field required), bySignificance (total_significance), byBroad (newest first, each memory as content_head/mid/tail slices of about 100 characters; default limit 50), byRandom (a uniform sample of the whole filtered set, with its size; seed repeats a draw). The answer is `memlens search --json`'s."
+        description = "List memories in a browse mode: byTime (newest first), byDensity (most linked), byRating (Bayesian rating), byDiscovery (rated with every fifth slot unrated), byProperty (sort_field required), bySignificance (total_significance), byBroad (newest first, each memory as content_head/mid/tail slices of about 100 characters; default limit 50), byRandom (a uniform sample of the whole filtered set, with its size; seed repeats a draw). The answer is `memlens search --json`'s.",
+        input_schema = input_schema::<SearchByParams>()
     )]
     pub async fn remember_search_by(
         &self,
