@@ -158,13 +158,6 @@ impl StoreReader {
             .map(|v| v.value().to_vec()))
     }
 
-    /// The store's change number: it moves on every committed write, by any process.
-    pub fn change_number(&self) -> StoreResult<u64> {
-        Ok(super::shared::change_number(
-            self.meta(super::shared::CHANGE_KEY)?.as_deref(),
-        ))
-    }
-
     /// Every memory, in document order.
     pub fn memories(&self) -> StoreResult<Vec<Memory>> {
         let mut out = Vec::new();

@@ -5,15 +5,14 @@
 //! waits for it with a short backoff instead of failing: the holder is another
 //! memlens process in the middle of one transaction, which takes milliseconds.
 //!
-//! Every write commit also advances the store's change number ([`CHANGE_KEY`] in the
-//! metadata table, see `StoreWriter::commit`), so a process that keeps a copy of what it
-//! read (a browser) can tell cheaply that another process changed the store.
+//! [`CHANGE_KEY`] and [`change_number`] are the format of the change number the
+//! browser's live view is to poll (docs/design.md); no commit writes it yet.
 
 use super::error::{StoreError, StoreResult};
 use std::time::{Duration, Instant};
 
-/// The metadata key of the change number: a u64, little-endian, advanced by one on
-/// every committed write.
+/// The metadata key of the change number: a u64, little-endian, to be advanced by one
+/// on every committed write.
 pub const CHANGE_KEY: &str = "change_number";
 
 /// How long an open waits for another process to let go of the file by default.

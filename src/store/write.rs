@@ -6,7 +6,6 @@ use super::error::{StoreError, StoreResult};
 use super::links::PendingLinks;
 use super::new_ids::NewIds;
 use super::open::storage_error;
-use super::shared;
 use super::steps::Steps;
 use super::tables::{IDS, KEY_NEXT_DOC, MEMORIES, META, RESERVED_META_KEYS, decode_doc};
 use crate::appends::Appends;
@@ -243,25 +242,10 @@ impl StoreWriter {
         indexed
             .and(linked)
             .map_err(|e| storage_error(&self.path, e))?;
-        {
+        if let Some(next) = self.next_doc {
             let mut meta = txn.open_table(META).map_err(|e| self.err(e))?;
-            if let Some(next) = self.next_doc {
-                meta.insert(KEY_NEXT_DOC, next.to_le_bytes().as_slice())
-                    .map_err(|e| self.err(e))?;
-            }
-            // Another process that keeps a copy of the store sees from this number
-            // that it changed (`shared`).
-            let number = shared::change_number(
-                meta.get(shared::CHANGE_KEY)
-                    .map_err(|e| self.err(e))?
-                    .map(|v| v.value().to_vec())
-                    .as_deref(),
-            );
-            meta.insert(
-                shared::CHANGE_KEY,
-                number.wrapping_add(1).to_le_bytes().as_slice(),
-            )
-            .map_err(|e| self.err(e))?;
+            meta.insert(KEY_NEXT_DOC, next.to_le_bytes().as_slice())
+                .map_err(|e| self.err(e))?;
         }
         let txn = self.txn.take().ok_or_else(|| self.err(ENDED))?;
         txn.commit().map_err(|e| self.err(e))
