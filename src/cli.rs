@@ -45,6 +45,8 @@ pub enum Command {
     Check(CheckArgs),
     /// List a review queue: approval, pending, agent, stale, duplicates, conflicts
     Review(ReviewArgs),
+    /// Serve the agents' memory tools (MCP) on stdin/stdout
+    Mcp,
     /// Curation: set, rate, approve, reject, delete, restore, purge, link, unlink,
     /// merge, supersede, not-duplicate
     #[command(flatten)]

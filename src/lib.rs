@@ -11,6 +11,7 @@ pub mod corpus;
 pub mod curate;
 pub mod exchange;
 pub mod index;
+pub mod mcp;
 pub mod model;
 pub(crate) mod parallel;
 pub mod paths;

@@ -58,6 +58,10 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
+    if let Some(Command::Mcp) = cli.command {
+        // Before anything takes stdout: it carries the protocol.
+        return commands::mcp::run(&paths::store_path(cli.db)?).map_err(Failure::from);
+    }
     // Everything printed passes through the one door that keeps escape sequences in
     // the data from acting on the terminal (`memlens::text`).
     let mut out = memlens::text::stdout();
@@ -94,6 +98,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Review(args)) => {
             commands::review::run(&paths::store_path(db)?, &args, &mut out).map_err(Failure::from)
         }
+        Some(Command::Mcp) => Ok(()),
         Some(Command::Curate(cmd)) => {
             let store = open_existing(&paths::store_path(db)?)?;
             memlens::curate::run(&store, &cmd, &mut out).map_err(|e| Failure {

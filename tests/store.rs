@@ -16,7 +16,12 @@ use std::path::Path;
 /// Runs `memlens stats --db path` and checks it fails with one `error:` line naming
 /// the file and containing `expected`.
 fn refused_by_the_binary(home: &Path, path: &Path, expected: &str) {
-    let out = memlens(home, &["stats", "--db", path.to_str().unwrap()], &[]);
+    // A held store is waited for; 200 ms keeps the test short.
+    let out = memlens(
+        home,
+        &["stats", "--db", path.to_str().unwrap()],
+        &[("MEMLENS_LOCK_WAIT_MS", "200")],
+    );
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "stderr: {err}");
     assert_eq!(err.lines().count(), 1, "one line expected: {err}");
@@ -182,7 +187,7 @@ fn a_store_held_by_another_process_is_refused() {
     let out = memlens(
         dir.path(),
         &["get", "a", "--db", store.path().to_str().unwrap()],
-        &[],
+        &[("MEMLENS_LOCK_WAIT_MS", "200")],
     );
     assert_eq!(out.status.code(), Some(1));
     drop(store);

@@ -8,6 +8,7 @@ pub mod export;
 pub mod get;
 pub mod import;
 pub mod import_allocator;
+pub mod mcp;
 pub mod review;
 pub mod stats;
 
@@ -115,7 +116,10 @@ pub fn open_existing(path: &Path) -> CommandResult<Store> {
         });
     }
     guarded(path, || {
-        Ok(Store::open_announcing(path, &announce_long_steps(path))?)
+        let announce = announce_long_steps(path);
+        Ok(crate::store::shared::store_when_free(|| {
+            Store::open_announcing(path, &announce)
+        })?)
     })
 }
 
@@ -148,9 +152,11 @@ pub fn rebuild_notice(path: &Path) -> String {
 /// A snapshot of a store that must already exist, for commands that only read: opened
 /// without write access when it can be, so reading never writes to the file.
 pub fn read_existing(path: &Path) -> CommandResult<crate::store::StoreReader> {
-    guarded(path, || match Store::snapshot(path)? {
-        Some(reader) => Ok(reader),
-        None => Ok(open_existing(path)?.into_reader()?),
+    guarded(path, || {
+        match crate::store::shared::store_when_free(|| Store::snapshot(path))? {
+            Some(reader) => Ok(reader),
+            None => Ok(open_existing(path)?.into_reader()?),
+        }
     })
 }
 

@@ -58,6 +58,8 @@ pub enum Change {
         /// The memories merged into it; duplicates are ignored.
         from: Vec<String>,
     },
+    /// Store a new memory (an agent's); its id must not be taken. Undoing it purges it.
+    Create(Box<Memory>),
 }
 
 impl Change {
@@ -93,6 +95,7 @@ impl Change {
             Change::Unlink { a, b } => format!("unlink `{a}` and `{b}`"),
             Change::Merge { into, from } => format!("merge {} into `{into}`", many(from)),
             Change::Supersede { keep, old } => format!("supersede `{old}` by `{keep}`"),
+            Change::Create(m) => format!("create `{}`", m.id),
         }
     }
 
@@ -103,7 +106,10 @@ impl Change {
             Change::Edit { edit, .. } => Some(edit.no_op_reason()),
             Change::Link { .. } => Some("already linked with that kind"),
             Change::Supersede { .. } => Some("already superseded by it"),
-            Change::Purge { .. } | Change::Unlink { .. } | Change::Merge { .. } => None,
+            Change::Purge { .. }
+            | Change::Unlink { .. }
+            | Change::Merge { .. }
+            | Change::Create(_) => None,
         }
     }
 }
@@ -192,6 +198,29 @@ fn dedup(ids: &[String]) -> Vec<&str> {
         .collect()
 }
 
+/// Stores a new memory: normalised, valid, and under an id no memory has.
+fn create(w: &mut StoreWriter, pending: &mut Pending, memory: &Memory) -> CurateResult<()> {
+    let mut memory = memory.clone();
+    memory.normalise();
+    let errors = memory.validate();
+    if !errors.is_empty() {
+        return Err(CurateError::Invalid {
+            id: memory.id,
+            errors,
+        });
+    }
+    if w.get(&memory.id)?.is_some() {
+        return Err(CurateError::IdTaken(memory.id));
+    }
+    w.put(&memory)?;
+    pending.entries.push(UndoEntry {
+        id: memory.id.clone(),
+        before: None,
+        after: Some(memory),
+    });
+    Ok(())
+}
+
 /// Applies a change now, in one durable transaction. On any error nothing is written.
 pub fn apply(store: &Store, change: &Change) -> CurateResult<Applied> {
     apply_at(store, change, Timestamp::now())
@@ -249,6 +278,7 @@ pub fn apply_at(store: &Store, change: &Change, now: Timestamp) -> CurateResult<
             Edit::Supersede { by: keep.clone() }.apply_to(&mut after, now)?;
             pending.save(&mut w, before, after)?;
         }
+        Change::Create(memory) => create(&mut w, &mut pending, memory)?,
     }
     if !pending.entries.is_empty() {
         w.commit()?;

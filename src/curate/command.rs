@@ -262,6 +262,7 @@ pub fn report(change: &Change, applied: &Applied, out: &mut dyn Write) -> Curate
                 "superseded {id} by {keep}: {}",
                 entry.changed_fields().join(", ")
             )?,
+            (Change::Create(_), _) => writeln!(out, "created {id}")?,
         }
     }
     for id in &applied.unchanged {

@@ -51,6 +51,9 @@ pub enum CurateError {
         /// Every rule it would break.
         errors: Vec<FieldError>,
     },
+    /// A new memory was given an id another memory has.
+    #[error("a memory with id `{0}` exists already")]
+    IdTaken(String),
     /// A reject without a reason.
     #[error("a rejection needs a reason (--reason TEXT)")]
     MissingReason,
@@ -129,6 +132,7 @@ impl CurateError {
             | CurateError::SelfLink(_)
             | CurateError::MergeIntoItself(_) => true,
             CurateError::UnknownId(_)
+            | CurateError::IdTaken(_)
             | CurateError::MergeDeleted(_)
             | CurateError::NotLinked { .. }
             | CurateError::Conflict { .. }

@@ -38,6 +38,6 @@ pub use command::{CurateCommand, run};
 pub use edit::Edit;
 pub use error::{CurateError, CurateResult};
 pub use field::FieldValue;
-pub use read::{track_read, track_reads, track_reads_at};
+pub use read::{track_hits, track_read, track_reads, track_reads_at};
 pub use stack::UndoStack;
 pub use undo::{Undo, UndoEntry, undo};

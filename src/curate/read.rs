@@ -30,6 +30,17 @@ pub fn track_reads_at(store: &Store, ids: &[String], now: Timestamp) -> CurateRe
     Ok(out)
 }
 
+/// Records one read of every memory of a search's page now, and puts each memory as
+/// stored afterwards into its hit (`memlens search --track`, the agents' searches).
+pub fn track_hits(store: &Store, hits: &mut [crate::search::Hit]) -> CurateResult<()> {
+    let ids: Vec<String> = hits.iter().map(|h| h.memory.id.clone()).collect();
+    let updated = track_reads(store, &ids)?;
+    for (hit, memory) in hits.iter_mut().zip(updated) {
+        hit.memory = memory;
+    }
+    Ok(())
+}
+
 /// Records one read of a memory now; returns it as stored afterwards.
 pub fn track_read(store: &Store, id: &str) -> CurateResult<Memory> {
     track_reads(store, &[id.to_string()])?

@@ -196,6 +196,16 @@ pub fn check_score(name: &str, value: f64) -> Result<usize, ScoreError> {
     Ok(i)
 }
 
+/// The other names inputs may use for dimensions, with the index each one means: the
+/// remember-mcp tool schemas' 29-name form calls the layer-2 dimensions
+/// `feel_salience` … `feel_aesthetic_quality` (see [`input_dim_index`]).
+pub fn input_aliases() -> impl Iterator<Item = (String, usize)> {
+    FEEL_DIMS
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| d.alias.map(|a| (a.to_string(), i)))
+}
+
 /// The three derived significance scores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Composite {

@@ -12,7 +12,7 @@ pub mod validate;
 pub use derived::ConfidenceTier;
 pub use feel::{
     Composite, FEEL_COUNT, FEEL_DIMS, FeelDim, Layer, ScoreError, check_score, feel_field_index,
-    feel_index, input_dim_index,
+    feel_index, input_aliases, input_dim_index,
 };
 pub use keys::is_model_key;
 pub use memory::{EMPTY_HEADLINE, Memory, Rating, Relationship, Scope, Source, Status};

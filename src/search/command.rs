@@ -1,6 +1,6 @@
 //! `memlens search`: its flags (SPEC §4) and what it prints.
 
-use crate::collection::{Collection, LocalCollection};
+use crate::search::listing::{self, Listing};
 use crate::search::output;
 use crate::search::request::{BrowseMode, Engine, Filters, NumericField, Order, SearchRequest};
 use crate::store::{Store, StoreReader};
@@ -13,10 +13,15 @@ pub struct SearchArgs {
     #[arg(long, default_value = "literal",
           value_parser = PossibleValuesParser::new(["literal", "bm25", "fuzzy"]).map(|s| parse_engine(&s)))]
     pub engine: Engine,
-    /// The order of the list (default: relevance with a query, time without).
+    /// The order of the list (default: relevance with a query, time without); `broad`
+    /// lists by time with slices of each body, `random` draws a uniform sample.
     #[arg(long, value_parser = PossibleValuesParser::new(
-        ["relevance", "time", "density", "rating", "discovery", "property", "significance"]))]
+        ["relevance", "time", "density", "rating", "discovery", "property", "significance",
+         "broad", "random"]))]
     pub mode: Option<String>,
+    /// The seed of `--mode random`: the same seed draws the same sample.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
     /// The numeric field of `--mode property` (implies it when --mode is left out).
     #[arg(long, value_name = "FIELD", value_parser = parse_field,
           required_if_eq("mode", "property"))]
@@ -87,6 +92,24 @@ pub enum SearchCommandError {
 }
 
 impl SearchArgs {
+    /// The list the flags ask for: a page, the broad scan or a random draw.
+    pub fn listing(&self) -> Result<Listing, SearchCommandError> {
+        match self.mode.as_deref() {
+            Some("broad") => Ok(Listing::Broad),
+            // the seed is chosen here so that the output can name it
+            Some("random") => Ok(Listing::Random {
+                seed: Some(
+                    self.seed
+                        .unwrap_or_else(crate::search::random::Draw::fresh_seed),
+                ),
+            }),
+            _ if self.seed.is_some() => Err(SearchCommandError::Usage(
+                "--seed applies to --mode random".into(),
+            )),
+            _ => Ok(Listing::Page),
+        }
+    }
+
     /// The request these flags describe.
     pub fn request(&self) -> Result<SearchRequest, SearchCommandError> {
         let mut filters = Filters::default();
@@ -112,6 +135,7 @@ impl SearchArgs {
                 "rating" => BrowseMode::Rating,
                 "discovery" => BrowseMode::Discovery,
                 "significance" => BrowseMode::Significance,
+                "broad" => BrowseMode::Time,
                 _ => BrowseMode::Relevance,
             },
         };
@@ -165,18 +189,17 @@ fn respond(
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<()> {
     let req = args.request()?;
-    let mut resp = LocalCollection::snapshot(reader).search(&req)?;
-    if let Some(store) = store.filter(|_| args.track)
-        && !resp.hits.is_empty()
-    {
-        let ids: Vec<String> = resp.hits.iter().map(|h| h.memory.id.clone()).collect();
-        let updated = crate::curate::track_reads(store, &ids)?;
-        for (hit, memory) in resp.hits.iter_mut().zip(updated) {
-            hit.memory = memory;
-        }
+    let listing = args.listing()?;
+    let mut resp = listing::answer(reader, &req, listing)?;
+    if let Some(damage) = resp.damage.take() {
+        anyhow::bail!(damage);
+    }
+    if let Some(store) = store.filter(|_| args.track) {
+        crate::curate::track_hits(store, &mut resp.hits)?;
     }
     if args.json {
-        crate::text::json::write_pretty(&mut *out, &output::response_json(&req, &resp))?;
+        let json = output::listing_json(&req, listing, &resp);
+        crate::text::json::write_pretty(&mut *out, &json)?;
         writeln!(out)?;
     } else {
         out.write_all(output::table(&req, &resp).as_bytes())?;

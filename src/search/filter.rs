@@ -27,7 +27,8 @@ impl<'a> CompiledFilters<'a> {
     /// Compiles `filters`; the range on `ignore` (if any) is left out (for histograms).
     pub fn new(c: &Corpus, filters: &'a Filters, ignore: Option<NumericField>) -> Self {
         let mut exclude_types = numbers(&filters.exclude_types, |n| c.type_names.number(n));
-        if !filters.types.iter().any(|t| t == SESSION_RECAP)
+        if !filters.include_session_recap
+            && !filters.types.iter().any(|t| t == SESSION_RECAP)
             && let Some(n) = c.type_names.number(SESSION_RECAP)
         {
             exclude_types.push(n);

@@ -54,6 +54,9 @@ impl Filters {
             "module" => self.modules = list(value).map_err(bad)?,
             "status" => self.statuses = parsed_list(value).map_err(bad)?,
             "exclude_rejected" => self.exclude_rejected = boolean(value).map_err(bad)?,
+            "include_session_recap" => {
+                self.include_session_recap = boolean(value).map_err(bad)?;
+            }
             "tag" | "tags" => self.tags = list(value).map_err(bad)?,
             "weight" => self.weight = range(value).map_err(bad)?,
             "trust" => self.trust = range(value).map_err(bad)?,

@@ -35,6 +35,7 @@
 //!   ([`Searcher::search_progressive`]); the list they settle on is the exact one.
 
 pub mod bm25;
+pub mod broad;
 mod column;
 pub mod command;
 mod corpus;
@@ -44,6 +45,7 @@ mod filter_parse;
 pub mod fuzzy;
 mod histogram;
 mod incremental;
+pub mod listing;
 pub mod literal;
 mod offsets;
 mod order;
@@ -51,6 +53,7 @@ pub mod output;
 pub mod plan;
 mod progressive;
 pub mod quick;
+pub mod random;
 pub mod request;
 mod searcher;
 pub mod skim;
@@ -60,6 +63,7 @@ mod stored_text;
 pub use filter::SESSION_RECAP;
 pub use filter_parse::FilterError;
 pub use histogram::{Histogram, bin_of, nominal_range};
+pub use listing::Listing;
 pub use progressive::Progress;
 pub use request::{
     BrowseMode, DeletedFilter, Engine, Filters, Hit, MatchQuality, NumericField, Order, Range,

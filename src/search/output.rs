@@ -3,6 +3,7 @@
 
 use crate::index::tokenize::literal_words;
 use crate::model::Composite;
+use crate::search::Listing;
 use crate::search::request::{Hit, MatchQuality, SearchRequest, SearchResponse};
 use serde_json::{Map, Value};
 
@@ -68,11 +69,8 @@ fn quality_str(q: MatchQuality) -> &'static str {
     }
 }
 
-/// One result as JSON: the summary keys first, then every other stored field, then
-/// the derived values.
-pub fn hit_json(hit: &Hit, query: &str) -> Value {
-    let m = &hit.memory;
-    let stored = m.to_json();
+/// The keys every result starts with: id, title, type, scope, status, tags, created_at.
+pub fn summary_json(m: &crate::model::Memory) -> Map<String, Value> {
     let mut o = Map::new();
     o.insert("id".into(), m.id.clone().into());
     o.insert(
@@ -84,6 +82,15 @@ pub fn hit_json(hit: &Hit, query: &str) -> Value {
     o.insert("status".into(), m.status.as_str().into());
     o.insert("tags".into(), m.tags.clone().into());
     o.insert("created_at".into(), m.created_at.to_string().into());
+    o
+}
+
+/// One result as JSON: the summary keys first, then every other stored field, then
+/// the derived values.
+pub fn hit_json(hit: &Hit, query: &str) -> Value {
+    let m = &hit.memory;
+    let stored = m.to_json();
+    let mut o = summary_json(m);
     if let Some(s) = hit.score {
         o.insert("score".into(), s.into());
     }
@@ -131,6 +138,28 @@ pub fn response_json(req: &SearchRequest, resp: &SearchResponse) -> Value {
     let results: Vec<Value> = resp.hits.iter().map(|h| hit_json(h, &req.query)).collect();
     o.insert("results".into(), results.into());
     Value::Object(o)
+}
+
+/// The `--json` document of any listing: for the broad scan each result shows slices
+/// of its body instead of the body ([`crate::search::broad::hit_json`]); a random draw
+/// names its mode and `total` is the size of the set drawn from.
+pub fn listing_json(req: &SearchRequest, listing: Listing, resp: &SearchResponse) -> Value {
+    let mut doc = response_json(req, resp);
+    if let (Some(name), Value::Object(o)) = (listing.mode_name(), &mut doc) {
+        o.insert("mode".into(), name.into());
+        if let Listing::Random { seed: Some(seed) } = listing {
+            o.insert("seed".into(), seed.into());
+        }
+        if listing == Listing::Broad {
+            let results: Vec<Value> = resp
+                .hits
+                .iter()
+                .map(crate::search::broad::hit_json)
+                .collect();
+            o.insert("results".into(), results.into());
+        }
+    }
+    doc
 }
 
 /// The readable table: a header line with counts and the notice, then one row per result.

@@ -269,6 +269,8 @@ pub struct Filters {
     pub statuses: Vec<Status>,
     /// Hide rejected memories.
     pub exclude_rejected: bool,
+    /// Show `session_recap` memories even when `types` does not name them.
+    pub include_session_recap: bool,
     /// Any of these tags.
     pub tags: Vec<String>,
     /// Range on weight.

@@ -13,6 +13,7 @@ mod new_ids;
 mod open;
 mod read;
 pub mod repair;
+pub mod shared;
 mod steps;
 pub mod tables;
 mod write;

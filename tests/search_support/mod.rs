@@ -151,7 +151,9 @@ pub fn passes(d: &Doc, f: &Filters) -> bool {
     ok_deleted
         && (f.types.is_empty() || f.types.contains(t))
         && !f.exclude_types.contains(t)
-        && (t != "session_recap" || f.types.iter().any(|x| x == "session_recap"))
+        && (t != "session_recap"
+            || f.include_session_recap
+            || f.types.iter().any(|x| x == "session_recap"))
         && (f.scopes.is_empty() || f.scopes.contains(&m.scope))
         && (f.modules.is_empty() || m.module.as_ref().is_some_and(|x| f.modules.contains(x)))
         && (f.statuses.is_empty() || f.statuses.contains(&m.status))

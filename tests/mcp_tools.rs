@@ -1,0 +1,541 @@
+//! `memlens mcp` through a real MCP client (rmcp's): the tools and their schemas, every
+//! tool with valid and with bad arguments, and the tools giving the command line's
+//! answers for the same requests.
+
+mod mcp_support;
+
+use mcp_support::{Client, cli_json, memlens, store};
+use memlens::model::{Composite, FEEL_DIMS};
+use serde_json::{Value, json};
+
+const TOOLS: [&str; 11] = [
+    "mem_approve",
+    "mem_get",
+    "mem_link",
+    "mem_reject",
+    "mem_search",
+    "mem_unlink",
+    "remember_create_memory",
+    "remember_delete",
+    "remember_rate",
+    "remember_search_by",
+    "remember_update_memory",
+];
+
+fn get(db: &str, id: &str) -> Value {
+    cli_json(&["get", id, "--json", "--db", db])
+}
+
+#[tokio::test]
+async fn the_tools_are_listed_with_schemas_that_follow_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 10);
+    let client = Client::spawn(&db).await;
+    let tools = client.service.list_all_tools().await.unwrap();
+    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    names.sort_unstable();
+    assert_eq!(names, TOOLS);
+    let schema = |name: &str| -> Value {
+        let t = tools.iter().find(|t| t.name == name).unwrap();
+        assert!(t.description.as_deref().is_some_and(|d| !d.is_empty()));
+        Value::Object((*t.input_schema).clone())
+    };
+    for name in TOOLS {
+        assert_eq!(schema(name)["type"], "object", "{name}");
+    }
+    let search = schema("mem_search");
+    assert!(
+        search["required"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("query"))
+    );
+    for key in [
+        "query",
+        "scope",
+        "type",
+        "module",
+        "status",
+        "exclude_rejected",
+        "include_session_recap",
+        "limit",
+        "lexical_rank",
+        "semantic",
+        "min_score",
+        "track",
+    ] {
+        assert!(search["properties"].get(key).is_some(), "mem_search {key}");
+    }
+    let by = schema("remember_search_by");
+    let modes = by["properties"]["mode"]["enum"].as_array().unwrap();
+    assert_eq!(modes.len(), 8);
+    for key in [
+        "query",
+        "sort_order",
+        "sort_field",
+        "limit",
+        "offset",
+        "filters",
+        "deleted_filter",
+    ] {
+        assert!(
+            by["properties"].get(key).is_some(),
+            "remember_search_by {key}"
+        );
+    }
+    for name in ["remember_create_memory", "remember_update_memory"] {
+        let props = &schema(name)["properties"];
+        for d in &FEEL_DIMS {
+            let p = &props[d.field];
+            assert_eq!(p["minimum"].as_f64(), Some(d.min), "{name} {}", d.field);
+            assert_eq!(p["maximum"].as_f64(), Some(d.max), "{name} {}", d.field);
+        }
+        for c in Composite::ALL {
+            assert!(
+                props.get(c.field()).is_none(),
+                "{name} offers {}",
+                c.field()
+            );
+        }
+    }
+    assert_eq!(
+        schema("remember_create_memory")["required"],
+        json!(["content"])
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn every_tool_works_and_its_change_is_what_the_command_line_sees() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 30);
+    let dbs = db.to_str().unwrap();
+    let client = Client::spawn(&db).await;
+
+    let created = client
+        .ok(
+            "remember_create_memory",
+            json!({"content": "an agent wrote this", "title": "Agent note", "type": "decision",
+                   "tags": ["agent", "mcp"], "weight": 0.8, "trust": 0.3,
+                   FEEL_DIMS[3].field: 0.4, "template_id": "t1"}),
+        )
+        .await;
+    let id = created["memory_id"].as_str().unwrap().to_string();
+    assert_eq!(created["ignored"], json!(["template_id"]));
+    let stored = get(dbs, &id);
+    assert_eq!(stored["body"], "an agent wrote this");
+    assert_eq!(stored["title"], "Agent note");
+    assert_eq!(stored["type"], "decision");
+    assert_eq!(stored["tags"], json!(["agent", "mcp"]));
+    assert_eq!(stored["weight"], 0.8);
+    assert_eq!(stored[FEEL_DIMS[3].field], 0.4);
+
+    let updated = client
+        .ok(
+            "remember_update_memory",
+            json!({"memory_id": id, "content": "changed", FEEL_DIMS[3].field: null}),
+        )
+        .await;
+    let fields = updated["updated_fields"].as_array().unwrap();
+    assert!(fields.contains(&json!("body")), "{updated}");
+    let stored = get(dbs, &id);
+    assert_eq!(stored["body"], "changed");
+    assert!(stored.get(FEEL_DIMS[3].field).is_none(), "{stored}");
+
+    let got = client.ok("mem_get", json!({"id": id})).await;
+    assert_eq!(got, get(dbs, &id), "mem_get is `memlens get --json`");
+
+    client.ok("mem_approve", json!({"id": id})).await;
+    assert_eq!(get(dbs, &id)["status"], "validated");
+    client
+        .ok("mem_reject", json!({"id": id, "reason": "duplicate"}))
+        .await;
+    let stored = get(dbs, &id);
+    assert_eq!(
+        (stored["status"].clone(), stored["stale_reason"].clone()),
+        (json!("rejected"), json!("duplicate"))
+    );
+    client
+        .ok("remember_rate", json!({"memory_id": id, "rating": 5}))
+        .await;
+    assert_eq!(get(dbs, &id)["rating_count"], 1);
+    client
+        .ok(
+            "mem_link",
+            json!({"a": id, "b": "m001", "kind": "supports"}),
+        )
+        .await;
+    assert_eq!(get(dbs, "m001")["relationship_count"], 1);
+    client.ok("mem_unlink", json!({"a": "m001", "b": id})).await;
+    assert_eq!(get(dbs, "m001")["relationship_count"], 0);
+    client
+        .ok(
+            "remember_delete",
+            json!({"memory_id": id, "reason": "done"}),
+        )
+        .await;
+    let stored = get(dbs, &id);
+    assert!(stored["deleted_at"].is_string());
+    assert_eq!(stored["deleted_reason"], "done");
+
+    let found = client
+        .ok("mem_search", json!({"query": "alpha", "track": true}))
+        .await;
+    let first = found["matches"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(get(dbs, &first)["read_count"], 1, "track counts a read");
+    client.close().await;
+}
+
+#[tokio::test]
+async fn bad_arguments_answer_an_error_with_a_message_and_the_server_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 12);
+    let dbs = db.to_str().unwrap().to_string();
+    let before = memlens(&["export", "--include-deleted", "--db", &dbs]).stdout;
+    let client = Client::spawn(&db).await;
+    let composite = Composite::ALL[2].field();
+    let feel = FEEL_DIMS[3].field;
+    let cases: Vec<(&str, Value, &str)> = vec![
+        (
+            "remember_search_by",
+            json!({"mode": "byNothing"}),
+            "unknown mode",
+        ),
+        ("remember_search_by", json!({}), "mode"),
+        (
+            "remember_search_by",
+            json!({"mode": "byProperty"}),
+            "sort_field",
+        ),
+        (
+            "remember_search_by",
+            json!({"mode": "byProperty", "sort_field": "shoe_size"}),
+            "shoe_size",
+        ),
+        (
+            "remember_search_by",
+            json!({"mode": "byTime", "limit": 101}),
+            "limit",
+        ),
+        (
+            "remember_search_by",
+            json!({"mode": "byTime", "limit": "ten"}),
+            "limit",
+        ),
+        (
+            "remember_search_by",
+            json!({"mode": "byTime", "sort_order": "up"}),
+            "sort_order",
+        ),
+        (
+            "remember_search_by",
+            json!({"mode": "byTime", "deleted_filter": "maybe"}),
+            "deleted",
+        ),
+        (
+            "remember_search_by",
+            json!({"mode": "byTime", "filters": {"date_from": "last week"}}),
+            "last week",
+        ),
+        (
+            "remember_search_by",
+            json!({"mode": "byTime", "filters": {"types": "note"}}),
+            "types",
+        ),
+        ("mem_search", json!({}), "query"),
+        (
+            "mem_search",
+            json!({"query": "x", "semantic": true}),
+            "semantic search is not available",
+        ),
+        (
+            "mem_search",
+            json!({"query": "x", "scope": "galaxy"}),
+            "galaxy",
+        ),
+        ("mem_search", json!({"query": 7}), "query"),
+        (
+            "remember_create_memory",
+            json!({"content": "x", feel: 1.5}),
+            feel,
+        ),
+        (
+            "remember_create_memory",
+            json!({"content": "x", feel: "high"}),
+            feel,
+        ),
+        (
+            "remember_create_memory",
+            json!({"content": "x", composite: 0.5}),
+            composite,
+        ),
+        (
+            "remember_create_memory",
+            json!({"content": "x", "colour": "red"}),
+            "colour",
+        ),
+        (
+            "remember_create_memory",
+            json!({"title": "no content"}),
+            "content",
+        ),
+        (
+            "remember_create_memory",
+            json!({"content": "x", "weight": 2}),
+            "weight",
+        ),
+        (
+            "remember_create_memory",
+            json!({"id": "m001", "content": "x"}),
+            "m001",
+        ),
+        (
+            "remember_update_memory",
+            json!({"memory_id": "nope", "content": "x"}),
+            "nope",
+        ),
+        (
+            "remember_update_memory",
+            json!({"memory_id": "m001", composite: 1}),
+            composite,
+        ),
+        (
+            "remember_update_memory",
+            json!({"memory_id": "m001"}),
+            "nothing to update",
+        ),
+        ("mem_get", json!({"id": "nope"}), "nope"),
+        ("mem_get", json!({"id": 3}), "id"),
+        ("mem_approve", json!({"id": "nope"}), "nope"),
+        (
+            "mem_reject",
+            json!({"id": "m001", "reason": "  "}),
+            "reason",
+        ),
+        ("mem_reject", json!({"id": "m001"}), "reason"),
+        (
+            "remember_rate",
+            json!({"memory_id": "m001", "rating": 6}),
+            "1–5",
+        ),
+        (
+            "remember_rate",
+            json!({"memory_id": "m001", "rating": 2.5}),
+            "rating",
+        ),
+        ("remember_delete", json!({"memory_id": "nope"}), "nope"),
+        ("mem_link", json!({"a": "m001", "b": "m001"}), "itself"),
+        ("mem_link", json!({"a": "m001", "b": "nope"}), "nope"),
+        (
+            "mem_unlink",
+            json!({"a": "m001", "b": "m004"}),
+            "not linked",
+        ),
+    ];
+    for (tool, args, expected) in cases {
+        let message = client.refused(tool, args.clone()).await;
+        assert!(message.contains(expected), "{tool} {args}: {message}");
+        // the server still answers
+        client.ok("mem_get", json!({"id": "m001"})).await;
+    }
+    client.close().await;
+    let after = memlens(&["export", "--include-deleted", "--db", &dbs]).stdout;
+    assert_eq!(before, after, "a refused call writes nothing");
+}
+
+/// `remember_search_by` answers what `memlens search --json` prints for the same
+/// request; `mem_search` finds what `memlens search` finds.
+#[tokio::test]
+async fn the_tools_give_the_command_lines_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 60);
+    let dbs = db.to_str().unwrap();
+    let client = Client::spawn(&db).await;
+    let feel = FEEL_DIMS[3].field;
+    let cases: Vec<(Value, Vec<String>)> = vec![
+        (
+            json!({"mode": "byTime"}),
+            vec!["--mode=time".into(), "--limit=10".into()],
+        ),
+        (
+            json!({"mode": "byTime", "sort_order": "asc", "offset": 5, "limit": 7,
+                   "filters": {"types": ["note", "decision"], "weight_min": 0.2}}),
+            vec![
+                "--mode=time".into(),
+                "--order=asc".into(),
+                "--offset=5".into(),
+                "--limit=7".into(),
+                "--filter=type=note,decision".into(),
+                "--filter=weight=0.2..".into(),
+            ],
+        ),
+        (
+            json!({"mode": "byDensity", "filters": {"has_relationships": true}}),
+            vec![
+                "--mode=density".into(),
+                "--limit=10".into(),
+                "--filter=has_relationships=true".into(),
+            ],
+        ),
+        (
+            json!({"mode": "byRating", "limit": 20}),
+            vec!["--mode=rating".into(), "--limit=20".into()],
+        ),
+        (
+            json!({"mode": "byDiscovery", "limit": 15}),
+            vec!["--mode=discovery".into(), "--limit=15".into()],
+        ),
+        (
+            json!({"mode": "byProperty", "sort_field": feel, "sort_order": "asc"}),
+            vec![
+                "--mode=property".into(),
+                format!("--sort-field={feel}"),
+                "--order=asc".into(),
+                "--limit=10".into(),
+            ],
+        ),
+        (
+            json!({"mode": "bySignificance"}),
+            vec!["--mode=significance".into(), "--limit=10".into()],
+        ),
+        (
+            json!({"mode": "byBroad", "query": "bravo", "deleted_filter": "include"}),
+            vec![
+                "--mode=broad".into(),
+                "--limit=50".into(),
+                "--filter=deleted=include".into(),
+                "bravo".into(),
+            ],
+        ),
+        (
+            json!({"mode": "byRandom", "seed": 7, "limit": 5, "filters": {"tags": ["t1", "t2"]}}),
+            vec![
+                "--mode=random".into(),
+                "--seed=7".into(),
+                "--limit=5".into(),
+                "--filter=tag=t1,t2".into(),
+            ],
+        ),
+        (
+            json!({"mode": "byTime", "filters": {"date_from": "2026-02-01", "date_to": "2026-03-31",
+                                                 "rating_min": 3.0, "relationship_count_max": 0}}),
+            vec![
+                "--mode=time".into(),
+                "--limit=10".into(),
+                "--filter=created_at=2026-02-01..2026-03-31".into(),
+                "--filter=rating_min=3".into(),
+                "--filter=relationship_count=..0".into(),
+            ],
+        ),
+    ];
+    for (args, flags) in cases {
+        let tool = client.ok("remember_search_by", args.clone()).await;
+        let mut cli = vec!["search", "--json", "--db", dbs];
+        cli.extend(flags.iter().map(String::as_str));
+        let expected = cli_json(&cli);
+        assert!(
+            !expected["results"].as_array().unwrap().is_empty(),
+            "{args}: an empty answer proves little"
+        );
+        assert_eq!(tool, expected, "{args} vs {flags:?}");
+    }
+
+    for (args, flags) in [
+        (
+            json!({"query": "alpha echo", "track": false}),
+            vec!["alpha", "echo"],
+        ),
+        (
+            json!({"query": "charlie", "lexical_rank": true, "type": "note", "track": false}),
+            vec!["--engine=bm25", "--filter=type=note", "charlie"],
+        ),
+        (
+            json!({"query": "delta", "include_session_recap": true, "exclude_rejected": true, "track": false}),
+            vec![
+                "--filter=include_session_recap=true",
+                "--filter=exclude_rejected=true",
+                "delta",
+            ],
+        ),
+    ] {
+        let tool = client.ok("mem_search", args.clone()).await;
+        let mut cli = vec!["search", "--json", "--limit=10", "--db", dbs];
+        cli.extend(flags);
+        let expected = cli_json(&cli);
+        let ids = |v: &Value, list: &str| -> Vec<Value> {
+            v[list]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["id"].clone())
+                .collect()
+        };
+        assert!(!ids(&expected, "results").is_empty(), "{args}");
+        assert_eq!(ids(&tool, "matches"), ids(&expected, "results"), "{args}");
+        assert_eq!(tool["total"], expected["total"], "{args}");
+        assert_eq!(
+            tool["notice"],
+            expected.get("notice").cloned().unwrap_or(Value::Null)
+        );
+    }
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_random_draw_is_uniform_over_the_whole_filtered_set_and_repeats_with_its_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 40);
+    let client = Client::spawn(&db).await;
+    let filtered = json!({"types": ["note", "decision"]});
+    let kept = cli_json(&[
+        "search",
+        "--json",
+        "--mode=time",
+        "--limit=1000",
+        "--filter=type=note,decision",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    let pool: Vec<Value> = kept["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].clone())
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    for seed in 0..40u64 {
+        let a = client
+            .ok(
+                "remember_search_by",
+                json!({"mode": "byRandom", "seed": seed, "limit": 3, "filters": filtered}),
+            )
+            .await;
+        assert_eq!(
+            a["total"].as_u64(),
+            Some(pool.len() as u64),
+            "the pool's size"
+        );
+        let ids: Vec<Value> = a["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["id"].clone())
+            .collect();
+        assert_eq!(ids.len(), 3);
+        for id in &ids {
+            assert!(pool.contains(id), "{id} passes the filters");
+            seen.insert(id.clone());
+        }
+        let again = client
+            .ok(
+                "remember_search_by",
+                json!({"mode": "byRandom", "seed": seed, "limit": 3, "filters": filtered}),
+            )
+            .await;
+        assert_eq!(a, again, "seed {seed} repeats");
+    }
+    // 40 draws of 3 among the 14 kept: missing one by chance is below 1e-3 (and the
+    // seeds are fixed, so the outcome is too).
+    assert_eq!(seen.len(), pool.len(), "every kept memory can be drawn");
+    client.close().await;
+}
