@@ -12,6 +12,8 @@ pub mod exchange;
 pub mod index;
 pub mod model;
 pub mod paths;
+/// A hivelore project curated in place, its files the source of truth.
+pub mod project;
 pub mod search;
 pub mod store;
 pub mod text;

@@ -37,6 +37,9 @@ pub struct TuiOptions {
     pub no_mouse: bool,
     /// The config file; `None` = `$XDG_CONFIG_HOME/memlens/config.toml`.
     pub config_path: Option<PathBuf>,
+    /// The hivelore project the store indexes (`--hivelore`): its files are watched
+    /// and shown as they change.
+    pub project: Option<crate::project::Project>,
 }
 
 /// Runs the interactive browser on an open store until the user quits or a signal

@@ -1,0 +1,1 @@
+//! Watching a project while the browser is open (filled in below).
