@@ -14,7 +14,7 @@ use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransa
 /// `META` key of the index version; present only when postings and facts are complete.
 pub const KEY_INDEX: &str = "index_version";
 /// The version of the persisted postings and facts this build writes.
-pub const INDEX_VERSION: u32 = 8;
+pub const INDEX_VERSION: u32 = 9;
 
 /// Memories decoded at a time while rebuilding or loading (enough to share between the
 /// cores).

@@ -38,6 +38,18 @@ pub fn placeholder(chars: usize) -> String {
     format!("[private: {chars} characters hidden]")
 }
 
+/// The memory as it is shown now: its body masked unless revealed.
+pub fn shown_memory(memory: &crate::model::Memory) -> Cow<'_, crate::model::Memory> {
+    match shown(&memory.body) {
+        Cow::Borrowed(_) => Cow::Borrowed(memory),
+        Cow::Owned(body) => {
+            let mut m = memory.clone();
+            m.body = body;
+            Cow::Owned(m)
+        }
+    }
+}
+
 /// Calls `f` with each piece of `text`: `(piece, true)` for a whole private block
 /// (tags included), `(piece, false)` for the text around them. A `<private>` with no
 /// closing tag is not a block (hivelore's pattern needs both).

@@ -71,7 +71,7 @@ fn quality_str(q: MatchQuality) -> &'static str {
 /// One result as JSON: the summary keys first, then every other stored field, then
 /// the derived values.
 pub fn hit_json(hit: &Hit, query: &str) -> Value {
-    let m = &hit.memory;
+    let m = &crate::project::private::shown_memory(&hit.memory);
     let stored = m.to_json();
     let mut o = Map::new();
     o.insert("id".into(), m.id.clone().into());

@@ -53,7 +53,14 @@ pub fn run(store: Store, options: TuiOptions) -> anyhow::Result<signals::Ended> 
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let ended = runtime.block_on(app::run(store, config, mouse, worker::searcher_loader()));
+    let project = options.project.clone();
+    let ended = runtime.block_on(app::run(
+        store,
+        config,
+        mouse,
+        worker::searcher_loader(),
+        project,
+    ));
     // Store calls still under way (a damaged store can keep one forever) end with the
     // process instead of being waited for.
     runtime.shutdown_background();

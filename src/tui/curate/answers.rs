@@ -54,7 +54,11 @@ pub(super) fn written(state: &mut State, outcome: WriteOutcome, fx: &mut Vec<Eff
         WriteKind::Change => format!("{} · {ms}", report.description),
         WriteKind::Undo => format!("undone: {} · {ms}", report.description),
         WriteKind::Redo => format!("redone: {} · {ms}", report.description),
+        WriteKind::Disk => format!("{} · {ms}", report.description),
     });
+    if outcome.kind == WriteKind::Disk {
+        crate::project::live::warn_editor(state, &report.changed);
+    }
     if !report.changed.is_empty() {
         patch(state, &report.changed, fx);
         fx.push(Effect::ReloadIndex);

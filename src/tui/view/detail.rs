@@ -129,7 +129,12 @@ fn build<'a>(d: &'a DetailView, state: &State, look: Option<&Look<'_>>, w: usize
     }
     relationships(&mut out, d, state, look, w);
     heading(&mut out, "Body", look);
-    out.extend(wrap(&m.body, w).into_iter().map(Line::raw));
+    let body = if state.reveal_private {
+        std::borrow::Cow::Borrowed(m.body.as_str())
+    } else {
+        crate::project::private::mask(&m.body)
+    };
+    out.extend(wrap(&body, w).into_iter().map(Line::raw));
     scores(&mut out, m, look, w);
     more(&mut out, m, look, w);
     out
