@@ -184,6 +184,8 @@ fn apply(
                 "{}: id `{}` is already used by another file; not read",
                 f.relative, memory.id
             ));
+            // not read again until it changes
+            prints.push((f.relative.clone(), print("")));
             continue;
         }
         let stored = reader.get(&memory.id)?;
