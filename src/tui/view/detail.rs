@@ -77,7 +77,12 @@ fn build<'a>(d: &'a DetailView, state: &State, look: Option<&Look<'_>>, w: usize
     };
     let mut out = Vec::new();
     let m = &d.memory;
-    for line in wrap(m.headline(), w) {
+    let headline = if state.reveal_private {
+        std::borrow::Cow::Borrowed(m.headline())
+    } else {
+        crate::project::private::mask(m.headline())
+    };
+    for line in wrap(&headline, w) {
         out.push(Line::styled(line, look.theme.accent()));
     }
     out.push(field("id", inert(&m.id).into_owned(), look));
