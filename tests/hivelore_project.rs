@@ -316,3 +316,32 @@ fn files_added_and_removed_by_agents_are_read_on_open() {
     assert!(r.get(D).unwrap().is_none());
     assert_eq!(r.get(E).unwrap().unwrap().read_count, 7);
 }
+
+#[test]
+fn reads_add_to_what_hivelore_counted_meanwhile() {
+    let Some(project) = TempProject::new("reads") else {
+        return;
+    };
+    let usage = project.root.join(".ai/.cache/usage.json");
+    std::fs::create_dir_all(usage.parent().unwrap()).unwrap();
+    let doc = |n: u32| {
+        format!(
+            r#"{{"version":1,"updated_at":"x","by_id":{{"{A}":{{"read_count":{n},"last_read_at":null,"applied_count":2}}}}}}"#
+        )
+    };
+    std::fs::write(&usage, doc(2)).unwrap();
+    let store = open(&project);
+    // hivelore's own reads land after memlens read the file
+    std::fs::write(&usage, doc(5)).unwrap();
+    track_read(&store, A).unwrap();
+    assert_eq!(
+        reads(&project.root, A),
+        6,
+        "5 of hivelore's and 1 of memlens's"
+    );
+    let text = std::fs::read_to_string(&usage).unwrap();
+    assert!(text.contains("\"applied_count\": 2"), "{text}");
+    drop(store);
+    let store = open(&project);
+    assert_eq!(store.read().unwrap().get(A).unwrap().unwrap().read_count, 6);
+}

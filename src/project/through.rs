@@ -35,7 +35,7 @@ impl Through {
 }
 
 impl WriteThrough for Through {
-    fn before_commit(&self, w: &StoreWriter, touched: &[String]) -> Result<(), String> {
+    fn before_commit(&self, w: &StoreWriter, touched: &[(String, u32)]) -> Result<(), String> {
         write_through(&self.project, w, touched).map_err(|e| e.to_string())
     }
 }
@@ -63,14 +63,19 @@ struct Planned {
 fn write_through(
     project: &Project,
     w: &StoreWriter,
-    touched: &[String],
+    touched: &[(String, u32)],
 ) -> Result<(), ThroughError> {
     let mut seen = HashSet::new();
-    let ids: Vec<&String> = touched
+    // the first put of an id carries its read count before the commit
+    let firsts: Vec<&(String, u32)> = touched
         .iter()
-        .filter(|id| seen.insert(id.as_str()))
+        .filter(|(id, _)| seen.insert(id.as_str()))
         .collect();
+    let ids: Vec<&String> = firsts.iter().map(|(id, _)| id).collect();
+    let reads_before: std::collections::HashMap<&str, u32> =
+        firsts.iter().map(|(id, n)| (id.as_str(), *n)).collect();
     let touched_set: HashSet<&str> = ids.iter().map(|s| s.as_str()).collect();
+    let mut usage_diverged = false;
     let mut usage = UsageIndex::load(&project.usage_path())?;
     let mut usage_changed = false;
     let mut plans: Vec<Planned> = Vec::new();
@@ -92,7 +97,12 @@ fn write_through(
             usage_changed |= usage.remove(id);
             continue;
         };
-        usage_changed |= usage.set_reads(id, memory.read_count, memory.last_read_at);
+        let before = reads_before.get(id.as_str()).copied().unwrap_or(0);
+        if let Some(count) = usage.add_reads(id, before, memory.read_count, memory.last_read_at) {
+            usage_changed = true;
+            // reads hivelore counted meanwhile: the index takes them on its next read
+            usage_diverged |= count != memory.read_count;
+        }
         let old = read_checked(project, w, &relative)?;
         let (plan, changed_links) = plan(w, &memory, relative, old, &touched_set)?;
         partners.extend(
@@ -135,7 +145,9 @@ fn write_through(
     if usage_changed && let Some(text) = usage.render(Timestamp::now()) {
         let path = project.usage_path();
         let print = files::write_atomically(&path, text.as_bytes(), "")?;
-        files::set(w, USAGE_KEY, &print)?;
+        if !usage_diverged {
+            files::set(w, USAGE_KEY, &print)?;
+        }
     }
     Ok(())
 }

@@ -122,6 +122,47 @@ impl UsageIndex {
         true
     }
 
+    /// Adds the reads memlens counted (the memory's count went from `before` to
+    /// `after`) to the count the file has now, which hivelore may have raised
+    /// meanwhile; the later `last_read_at` wins. Returns the new count when the
+    /// document changed.
+    pub fn add_reads(
+        &mut self,
+        id: &str,
+        before: u32,
+        after: u32,
+        last_read_at: Option<Timestamp>,
+    ) -> Option<u32> {
+        if before == after {
+            return None;
+        }
+        let entry = self
+            .doc
+            .as_ref()
+            .and_then(|d| d.get("by_id"))
+            .and_then(|b| b.get(id));
+        let now = Usage {
+            read_count: entry
+                .and_then(|e| e.get("read_count"))
+                .and_then(Value::as_u64)
+                .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)),
+            last_read_at: entry
+                .and_then(|e| e.get("last_read_at"))
+                .and_then(Value::as_str)
+                .and_then(Timestamp::parse),
+        };
+        let count = if after > before {
+            now.read_count.saturating_add(after - before)
+        } else {
+            now.read_count.saturating_sub(before - after)
+        };
+        let last = match (now.last_read_at, last_read_at) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+        self.set_reads(id, count, last).then_some(count)
+    }
+
     /// Removes a memory's entry (as hivelore's `mem_delete` does); true when it had one.
     pub fn remove(&mut self, id: &str) -> bool {
         self.doc
@@ -160,6 +201,10 @@ mod tests {
         assert!(usage.set_reads("a", 3, at));
         assert!(!usage.set_reads("a", 3, at));
         assert!(usage.set_reads("b", 1, at));
+        // reads memlens counted are added to what hivelore counted meanwhile
+        assert_eq!(usage.add_reads("a", 1, 3, at), Some(5));
+        assert_eq!(usage.add_reads("a", 3, 3, at), None);
+        assert!(usage.set_reads("a", 3, at));
         let text = usage.render(Timestamp(0)).unwrap();
         let back: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back["by_id"]["a"]["applied_count"], 4);

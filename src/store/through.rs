@@ -12,7 +12,8 @@ use super::StoreWriter;
 /// What a store's commits are written through to.
 pub trait WriteThrough: Send + Sync {
     /// Called once per commit with the ids put or purged in it (in order, possibly
-    /// repeated); `writer` shows the transaction's view (a purged id reads as `None`).
-    /// An `Err` aborts the commit with that message.
-    fn before_commit(&self, writer: &StoreWriter, touched: &[String]) -> Result<(), String>;
+    /// repeated), each with the read count it had before that put or purge, so reads
+    /// can be added to a count others keep too; `writer` shows the transaction's view (a
+    /// purged id reads as `None`). An `Err` aborts the commit with that message.
+    fn before_commit(&self, writer: &StoreWriter, touched: &[(String, u32)]) -> Result<(), String>;
 }

@@ -55,8 +55,9 @@ pub struct StoreWriter {
     new_ids: NewIds,
     /// Where the commit is written through first (see [`super::WriteThrough`]).
     pub(super) write_through: Option<std::sync::Arc<dyn super::WriteThrough>>,
-    /// Ids put or purged through [`put`](Self::put) and [`purge`](Self::purge), in order.
-    touched: Vec<String>,
+    /// Ids put or purged through [`put`](Self::put) and [`purge`](Self::purge), in order,
+    /// each with the read count it had before (0 for a new memory).
+    touched: Vec<(String, u32)>,
 }
 
 impl StoreWriter {
@@ -189,14 +190,15 @@ impl StoreWriter {
     /// Inserts the memory, or replaces the one with the same id; returns the old record.
     pub fn put(&mut self, memory: &Memory) -> StoreResult<Option<Memory>> {
         let old = self.bulk()?.put(memory)?.old;
-        self.touched.push(memory.id.clone());
+        let reads = old.as_ref().map_or(0, |m| m.read_count);
+        self.touched.push((memory.id.clone(), reads));
         Ok(old)
     }
 
     /// Removes a memory for good (links from other memories to it stay, shown as missing).
     pub fn purge(&mut self, id: &str) -> StoreResult<Memory> {
         let old = self.bulk()?.purge(id)?;
-        self.touched.push(id.to_string());
+        self.touched.push((id.to_string(), old.read_count));
         Ok(old)
     }
 
