@@ -7,6 +7,7 @@ mod exchange_support;
 mod project_support;
 
 use memlens::project::Project;
+use memlens::project::live::Changed;
 use memlens::tui::action::Action;
 use memlens::tui::config::Config;
 use memlens::tui::headless::Headless;
@@ -75,7 +76,9 @@ fn changes_on_disk_show_with_the_selection_kept() {
         text.replace("# Anchor specificity:", "# Edited by an agent:"),
     )
     .unwrap();
-    b.dispatch(Action::FilesChanged(Box::new(p.clone())));
+    b.dispatch(Action::FilesChanged(Box::new(Changed::everything(
+        p.clone(),
+    ))));
     assert_eq!(selected(&b), SECOND, "the selection stays on its memory");
     let shown = screen(&b);
     assert!(
@@ -100,7 +103,11 @@ fn changes_on_disk_show_with_the_selection_kept() {
         .unwrap()
         .replace("status: validated", "status: proposed");
     std::fs::write(&path, &agent).unwrap();
-    b.dispatch(Action::FilesChanged(Box::new(p)));
+    b.dispatch(Action::FilesChanged(Box::new(Changed {
+        project: p,
+        paths: Some(vec![format!("team/{SECOND}.md")]),
+        usage: false,
+    })));
     let message = b.state.message.clone().unwrap_or_default();
     assert!(
         message.contains("changed on disk while you edit it")

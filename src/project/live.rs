@@ -5,11 +5,12 @@
 //! editing changes on disk, the editor stays open with their text and the status line
 //! shows what the file says now; saving then is the person's choice, made knowing both.
 //!
-//! Watching polls: every [`POLL`] the memory files' sizes and modification times are
-//! compared with the last look (a few hundred microseconds for a hundred files); a
-//! project whose look takes longer is looked at less often, at most a quarter of the
-//! time. No new dependency, and it works on every file system, network mounts
-//! included, where change notifications often do not.
+//! On Linux the watcher is told by the kernel which files changed (inotify,
+//! [`super::notify`]) and only those are read, so a change shows at once however many
+//! files the project has. Elsewhere, or where inotify is unavailable, it polls: every
+//! [`POLL`] the memory files' sizes and modification times are compared with the last
+//! look (a few hundred microseconds for a hundred files); a project whose look takes
+//! longer is looked at less often, at most a quarter of the time.
 
 use super::{Project, files, sync};
 use crate::curate::UndoStack;
@@ -40,6 +41,29 @@ fn look(project: &Project) -> u64 {
     hasher.finish()
 }
 
+/// What the watcher saw change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Changed {
+    /// The project.
+    pub project: Project,
+    /// The memory files that changed (paths under `.ai/memories`); `None`: look at
+    /// every file.
+    pub paths: Option<Vec<String>>,
+    /// Whether `usage.json` changed.
+    pub usage: bool,
+}
+
+impl Changed {
+    /// Anything may have changed: every file is compared with the index.
+    pub fn everything(project: Project) -> Changed {
+        Changed {
+            project,
+            paths: None,
+            usage: true,
+        }
+    }
+}
+
 /// Stops the watcher when dropped.
 pub struct Watcher {
     stop: Arc<AtomicBool>,
@@ -58,6 +82,10 @@ pub fn watch(project: Project, actions: tokio::sync::mpsc::UnboundedSender<Actio
     let stop = Arc::new(AtomicBool::new(false));
     let stopped = stop.clone();
     std::thread::spawn(move || {
+        #[cfg(target_os = "linux")]
+        if let Some(notifier) = super::notify::Notifier::new(&project) {
+            return notified(notifier, project, actions, &stopped);
+        }
         let mut last = look(&project);
         while !stopped.load(Ordering::Relaxed) {
             let started = Instant::now();
@@ -66,7 +94,9 @@ pub fn watch(project: Project, actions: tokio::sync::mpsc::UnboundedSender<Actio
             if now != last {
                 last = now;
                 if actions
-                    .send(Action::FilesChanged(Box::new(project.clone())))
+                    .send(Action::FilesChanged(Box::new(Changed::everything(
+                        project.clone(),
+                    ))))
                     .is_err()
                 {
                     break;
@@ -78,37 +108,75 @@ pub fn watch(project: Project, actions: tokio::sync::mpsc::UnboundedSender<Actio
     Watcher { stop }
 }
 
+/// The watcher's loop with kernel notifications: the files named are read, after a
+/// short pause that gathers the rest of a burst (an agent writing several files).
+#[cfg(target_os = "linux")]
+fn notified(
+    mut notifier: super::notify::Notifier,
+    project: Project,
+    actions: tokio::sync::mpsc::UnboundedSender<Action>,
+    stopped: &AtomicBool,
+) {
+    while !stopped.load(Ordering::Relaxed) {
+        let mut noticed = notifier.wait(200);
+        if noticed.paths.is_empty() && !noticed.usage && !noticed.everything {
+            continue;
+        }
+        let more = notifier.wait(15);
+        noticed.usage |= more.usage;
+        noticed.everything |= more.everything;
+        for p in more.paths {
+            if !noticed.paths.contains(&p) {
+                noticed.paths.push(p);
+            }
+        }
+        let changed = Changed {
+            project: project.clone(),
+            paths: (!noticed.everything).then_some(noticed.paths),
+            usage: noticed.usage,
+        };
+        if actions
+            .send(Action::FilesChanged(Box::new(changed)))
+            .is_err()
+        {
+            break;
+        }
+    }
+}
+
 /// Reads what changed on disk into the index (the write task runs it, so it is in
 /// order with the person's writes) and answers like a write.
 pub fn reread(
     store: &crate::store::Store,
-    project: &Project,
+    changed: &Changed,
     history: &UndoStack,
     started: Instant,
 ) -> Action {
-    let result = sync::bring_up_to_date(store, project)
-        .map_err(|e| e.to_string())
-        .and_then(|synced| {
-            let reader = store.read().map_err(|e| e.to_string())?;
-            let mut changed = Vec::new();
-            for id in synced.changed.iter().chain(&synced.removed) {
-                let after = reader.get(id).map_err(|e| e.to_string())?;
-                changed.push(Written {
-                    id: id.clone(),
-                    after,
-                });
-            }
-            let mut description = describe(&synced);
-            if let Some(p) = synced.problems.first() {
-                description.push_str(&format!(" · not read: {p}"));
-            }
-            Ok(WriteReport {
-                description,
-                changed,
-                unchanged: Vec::new(),
-                no_op_reason: None,
-            })
-        });
+    let synced = match &changed.paths {
+        Some(paths) => sync::reread(store, &changed.project, paths, changed.usage),
+        None => sync::bring_up_to_date(store, &changed.project),
+    };
+    let result = synced.map_err(|e| e.to_string()).and_then(|synced| {
+        let reader = store.read().map_err(|e| e.to_string())?;
+        let mut changed = Vec::new();
+        for id in synced.changed.iter().chain(&synced.removed) {
+            let after = reader.get(id).map_err(|e| e.to_string())?;
+            changed.push(Written {
+                id: id.clone(),
+                after,
+            });
+        }
+        let mut description = describe(&synced);
+        if let Some(p) = synced.problems.first() {
+            description.push_str(&format!(" · not read: {p}"));
+        }
+        Ok(WriteReport {
+            description,
+            changed,
+            unchanged: Vec::new(),
+            no_op_reason: None,
+        })
+    });
     Action::Written(Box::new(WriteOutcome {
         kind: WriteKind::Disk,
         token: 0,

@@ -19,6 +19,8 @@ pub mod deleted;
 pub mod files;
 pub mod live;
 pub mod merge;
+#[cfg(target_os = "linux")]
+pub mod notify;
 pub mod private;
 pub mod splice;
 pub mod sync;

@@ -264,7 +264,7 @@ pub enum Action {
     Written(Box<WriteOutcome>),
     /// Files of the hivelore project the store indexes changed on disk: read them.
     #[serde(skip)]
-    FilesChanged(Box<crate::project::Project>),
+    FilesChanged(Box<crate::project::live::Changed>),
     /// A tracked read was recorded: the memory as stored now, or why not.
     #[serde(skip)]
     ReadTracked {

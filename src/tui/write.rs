@@ -31,7 +31,7 @@ pub enum WriteJob {
         id: String,
     },
     /// Read the files of the project that changed on disk (not an edit, never undone).
-    Reread(Box<crate::project::Project>),
+    Reread(Box<crate::project::live::Changed>),
 }
 
 /// Which kind of write an outcome reports.
@@ -122,8 +122,8 @@ pub fn run_write(store: &Store, history: &mut UndoStack, job: &WriteJob) -> Acti
             history.apply(store, change),
             change.no_op_reason(),
         ),
-        WriteJob::Reread(project) => {
-            return crate::project::live::reread(store, project, history, started);
+        WriteJob::Reread(changed) => {
+            return crate::project::live::reread(store, changed, history, started);
         }
         WriteJob::Undo => (WriteKind::Undo, 0, history.undo(store), None),
         WriteJob::Redo => (WriteKind::Redo, 0, history.redo(store), None),

@@ -31,6 +31,10 @@ pub(super) fn written(state: &mut State, outcome: WriteOutcome, fx: &mut Vec<Eff
         }
         Ok(report) => report,
     };
+    if outcome.kind == WriteKind::Disk && report.changed.is_empty() {
+        // the watcher saw memlens's own writes, or bytes that mean the same
+        return;
+    }
     if saved_editor {
         state.editor = None;
         if matches!(state.overlay, Some(Overlay::Editor | Overlay::Confirm(_))) {
