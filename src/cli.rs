@@ -15,6 +15,16 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "PATH")]
     pub db: Option<PathBuf>,
 
+    /// Curate a hivelore project in place: its root or its .ai/memories. Its files stay
+    /// the source of truth; the store is its index in .ai/.cache/memlens/ (--db is
+    /// ignored), brought up to date on open, and every change is written to the files
+    #[arg(long, global = true, value_name = "PATH")]
+    pub hivelore: Option<PathBuf>,
+
+    /// Show `<private>…</private>` blocks instead of a placeholder
+    #[arg(long, global = true)]
+    pub reveal_private: bool,
+
     /// Browser: leave the mouse alone, whatever the config file says
     #[arg(long, global = true)]
     pub no_mouse: bool,

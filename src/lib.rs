@@ -15,6 +15,8 @@ pub mod mcp;
 pub mod model;
 pub(crate) mod parallel;
 pub mod paths;
+/// A hivelore project curated in place, its files the source of truth.
+pub mod project;
 pub mod review;
 pub mod search;
 pub mod store;

@@ -66,6 +66,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
     // the data from acting on the terminal (`memlens::text`).
     let mut out = memlens::text::stdout();
     let mut err = memlens::text::stderr();
+    if let Some(root) = cli.hivelore.clone() {
+        return run_project(&root, cli, &mut out, &mut err);
+    }
     let db = cli.db;
     let result = match cli.command {
         None => browse(&paths::store_path(db)?, cli.no_mouse, &mut out),
@@ -116,6 +119,77 @@ fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
+/// Runs a command on a hivelore project (`--hivelore`): the project's index brought up
+/// to date first, curation and the browser written through to its files.
+fn run_project(
+    root: &Path,
+    cli: Cli,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), Failure> {
+    let usage = |what: &str| Failure {
+        message: format!(
+            "{what} does not apply to a hivelore project (--hivelore): add its files to .ai/memories instead"
+        ),
+        details: Vec::new(),
+        code: 2,
+    };
+    let failed = |e: memlens::project::ProjectError| Failure {
+        message: e.to_string(),
+        details: Vec::new(),
+        code: 1,
+    };
+    let project = memlens::project::Project::locate(root).map_err(failed)?;
+    let index = project.index_path();
+    let (store, synced) = memlens::store::guarded(&index, || {
+        project
+            .open(&commands::announce_long_steps(&index))
+            .map_err(|e| memlens::store::StoreError::WriteThrough(e.to_string()))
+    })
+    .map_err(|e| Failure {
+        message: e.to_string(),
+        details: Vec::new(),
+        code: 1,
+    })?;
+    for problem in &synced.problems {
+        let _ = writeln!(err, "warning: {}", memlens::text::inert(problem));
+    }
+    memlens::project::private::set_revealed(cli.reveal_private);
+    let result = match cli.command {
+        None => browse_store(store, &index, cli.no_mouse, Some(project), out),
+        Some(Command::Demo) => Err(usage("demo")),
+        Some(Command::Import(_)) => Err(usage("import")),
+        Some(Command::Search(args)) => {
+            memlens::search::command::run(&store, &args, out).map_err(search_failure)
+        }
+        Some(Command::Curate(cmd)) => {
+            memlens::curate::run(&store, &cmd, out).map_err(|e| Failure {
+                message: e.to_string(),
+                details: Vec::new(),
+                code: if e.is_usage() { 2 } else { 1 },
+            })
+        }
+        Some(command) => {
+            // the read-only commands open the index themselves
+            drop(store);
+            match command {
+                Command::Export(args) => commands::export::run(&index, &args, out, err),
+                Command::Get(args) => commands::get::run(&index, &args, out),
+                Command::Stats(args) => commands::stats::run(&index, &args, out),
+                Command::Check(args) => commands::check::run(&index, &args, out),
+                _ => Ok(()),
+            }
+            .map_err(Failure::from)
+        }
+    };
+    let flushed = out.flush().map_err(|e| CommandError::io("stdout", e));
+    result?;
+    match flushed {
+        Err(e) if !e.is_broken_pipe() => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
 /// Opens the browser on a store, or prints its summary when there is no terminal.
 fn browse(path: &Path, no_mouse: bool, out: &mut dyn Write) -> Result<(), Failure> {
     if !browse::has_terminal() {
@@ -128,9 +202,25 @@ fn browse(path: &Path, no_mouse: bool, out: &mut dyn Write) -> Result<(), Failur
             details: Vec::new(),
             code: 1,
         })??;
+    browse_store(store, path, no_mouse, None, out)
+}
+
+/// Runs the browser on an open store (a project's, to be watched, when given).
+fn browse_store(
+    store: memlens::store::Store,
+    path: &Path,
+    no_mouse: bool,
+    project: Option<memlens::project::Project>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    if !browse::has_terminal() {
+        drop(store);
+        return browse::summary(path, out).map_err(Failure::from);
+    }
     let options = TuiOptions {
         no_mouse,
         config_path: None,
+        project,
     };
     let ended = memlens::tui::run(store, options).map_err(|e| Failure {
         message: format!("{e:#}"),

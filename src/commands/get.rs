@@ -20,6 +20,7 @@ fn show(store_path: &Path, args: &GetArgs, out: &mut dyn Write) -> CommandResult
     let memory = reader
         .get(&args.id)?
         .ok_or_else(|| StoreError::UnknownId(args.id.clone()))?;
+    let memory = crate::project::private::shown_memory(&memory).into_owned();
     let text = if args.json {
         let mut line =
             crate::text::json::to_compact(&with_derived(reader, &memory, Timestamp::now())?);

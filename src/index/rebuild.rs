@@ -14,8 +14,9 @@ use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransa
 /// `META` key of the index version; present only when postings and facts are complete.
 pub const KEY_INDEX: &str = "index_version";
 /// The version of the persisted postings and facts this build writes.
-/// Version 9 holds the 31 scored dimensions, seals every value ([`super::sealed`]) and
-/// keeps the per-field columns ([`super::columns`]).
+/// Version 9 holds the 31 scored dimensions, seals every value ([`super::sealed`]),
+/// keeps the per-field columns ([`super::columns`]) and indexes hivelore's anchors,
+/// domain and topic.
 pub const INDEX_VERSION: u32 = 9;
 
 /// Memories decoded at a time while rebuilding or loading (enough to share between the

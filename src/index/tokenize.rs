@@ -116,7 +116,9 @@ pub fn tokens(text: &str) -> Vec<String> {
 }
 
 /// Calls `f` with each text field a memory is searched by, in the order of SPEC §3.2:
-/// id, title, type, module, each tag, body.
+/// id, title, type, module, each tag, what hivelore searches beside them (each anchor
+/// path, each anchor symbol, domain, topic: `extra` keys of a hivelore memory), body.
+/// `<private>…</private>` blocks of the body are left out (see `project::private`).
 pub fn for_each_field(m: &Memory, mut f: impl FnMut(&str)) {
     f(&m.id);
     if let Some(t) = &m.title {
@@ -129,7 +131,29 @@ pub fn for_each_field(m: &Memory, mut f: impl FnMut(&str)) {
     for tag in &m.tags {
         f(tag);
     }
-    f(&m.body);
+    for_each_hivelore_field(m, &mut f);
+    f(&crate::project::private::searchable(&m.body));
+}
+
+/// The hivelore fields searched: `anchor.paths`, `anchor.symbols`, `domain`, `topic`.
+fn for_each_hivelore_field(m: &Memory, f: &mut impl FnMut(&str)) {
+    use serde_json::Value;
+    if m.extra.is_empty() {
+        return;
+    }
+    if let Some(anchor) = m.extra.get("anchor").and_then(Value::as_object) {
+        for key in ["paths", "symbols"] {
+            let items = anchor.get(key).and_then(Value::as_array);
+            for item in items.into_iter().flatten().filter_map(Value::as_str) {
+                f(item);
+            }
+        }
+    }
+    for key in ["domain", "topic"] {
+        if let Some(text) = m.extra.get(key).and_then(Value::as_str) {
+            f(text);
+        }
+    }
 }
 
 /// The literal haystack: every searched field lowercased, joined by `\n`. A query word

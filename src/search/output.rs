@@ -88,7 +88,7 @@ pub fn summary_json(m: &crate::model::Memory) -> Map<String, Value> {
 /// One result as JSON: the summary keys first, then every other stored field, then
 /// the derived values.
 pub fn hit_json(hit: &Hit, query: &str) -> Value {
-    let m = &hit.memory;
+    let m = &crate::project::private::shown_memory(&hit.memory);
     let stored = m.to_json();
     let mut o = summary_json(m);
     if let Some(s) = hit.score {

@@ -57,6 +57,11 @@ pub enum StoreError {
         /// What redb reported.
         detail: String,
     },
+    /// The files a store mirrors (a hivelore project) refused a change, which was
+    /// therefore not committed: a file changed on disk since it was read, or could not
+    /// be written. The text says which and why.
+    #[error("{0}")]
+    WriteThrough(String),
     /// No memory has this id.
     #[error("no memory with id `{0}`")]
     UnknownId(String),

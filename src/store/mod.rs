@@ -16,6 +16,7 @@ pub mod repair;
 pub mod shared;
 mod steps;
 pub mod tables;
+mod through;
 mod write;
 mod writeback;
 
@@ -25,6 +26,7 @@ pub use guard::{guarded, guarded_store};
 pub use open::LongStep;
 pub use read::StoreReader;
 pub use steps::STEP_BYTES;
+pub use through::WriteThrough;
 pub use write::StoreWriter;
 
 use redb::ReadableDatabase;
@@ -35,6 +37,9 @@ use std::sync::Arc;
 pub struct Store {
     db: Arc<redb::Database>,
     path: PathBuf,
+    /// The files every commit is written through to first, when the store is the
+    /// index of a source such as a hivelore project.
+    write_through: Option<Arc<dyn WriteThrough>>,
 }
 
 impl Store {
@@ -65,7 +70,22 @@ impl Store {
         Ok(Store {
             db: Arc::new(db),
             path: path.to_path_buf(),
+            write_through: None,
         })
+    }
+
+    /// This store, with every later commit of a change to memories written through
+    /// `hook` first (a refusal aborts the commit).
+    pub fn with_write_through(mut self, hook: Arc<dyn WriteThrough>) -> Store {
+        self.write_through = Some(hook);
+        self
+    }
+
+    /// A write transaction that is not written through (bringing the store up to date
+    /// from the very files it would be written to).
+    pub fn write_unmirrored(&self) -> StoreResult<StoreWriter> {
+        let txn = self.db.begin_write().map_err(|e| self.storage(e))?;
+        Ok(StoreWriter::new(txn, self.path.clone(), None))
     }
 
     /// A read-only snapshot of the store at `path`, opened without write access (for
@@ -101,7 +121,9 @@ impl Store {
     /// Starts the one write transaction; nothing is visible until `commit`.
     pub fn write(&self) -> StoreResult<StoreWriter> {
         let txn = self.db.begin_write().map_err(|e| self.storage(e))?;
-        Ok(StoreWriter::new(txn, self.path.clone(), None))
+        let mut writer = StoreWriter::new(txn, self.path.clone(), None);
+        writer.write_through = self.write_through.clone();
+        Ok(writer)
     }
 
     /// Starts a write taken in steps of about `step_bytes` (a large import; see

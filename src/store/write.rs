@@ -53,6 +53,11 @@ pub struct StoreWriter {
     appended: Appends,
     /// Their ids, not yet in `IDS`.
     new_ids: NewIds,
+    /// Where the commit is written through first (see [`super::WriteThrough`]).
+    pub(super) write_through: Option<std::sync::Arc<dyn super::WriteThrough>>,
+    /// Ids put or purged through [`put`](Self::put) and [`purge`](Self::purge), in order,
+    /// each with the read count it had before (0 for a new memory).
+    touched: Vec<(String, u32)>,
 }
 
 impl StoreWriter {
@@ -66,6 +71,8 @@ impl StoreWriter {
             links: PendingLinks::default(),
             appended: Appends::default(),
             new_ids: NewIds::default(),
+            write_through: None,
+            touched: Vec::new(),
         }
     }
 
@@ -182,12 +189,17 @@ impl StoreWriter {
 
     /// Inserts the memory, or replaces the one with the same id; returns the old record.
     pub fn put(&mut self, memory: &Memory) -> StoreResult<Option<Memory>> {
-        Ok(self.bulk()?.put(memory)?.old)
+        let old = self.bulk()?.put(memory)?.old;
+        let reads = old.as_ref().map_or(0, |m| m.read_count);
+        self.touched.push((memory.id.clone(), reads));
+        Ok(old)
     }
 
     /// Removes a memory for good (links from other memories to it stay, shown as missing).
     pub fn purge(&mut self, id: &str) -> StoreResult<Memory> {
-        self.bulk()?.purge(id)
+        let old = self.bulk()?.purge(id)?;
+        self.touched.push((id.to_string(), old.read_count));
+        Ok(old)
     }
 
     /// Stores a value under `key` in the store's metadata table (for markers such as
@@ -215,6 +227,13 @@ impl StoreWriter {
     /// index is.
     /// In a write in steps, a failed commit undoes the steps too.
     pub fn commit(mut self) -> StoreResult<()> {
+        if let Some(hook) = self.write_through.take()
+            && !self.touched.is_empty()
+        {
+            let touched = std::mem::take(&mut self.touched);
+            hook.before_commit(&self, &touched)
+                .map_err(StoreError::WriteThrough)?;
+        }
         match self.commit_all() {
             Ok(()) => {
                 // committed: the steps are kept

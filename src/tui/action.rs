@@ -63,6 +63,8 @@ pub enum Action {
     ToggleFilters,
     /// Open or close the help overlay.
     ToggleHelp,
+    /// Show or mask `<private>…</private>` text in the detail pane.
+    TogglePrivate,
     /// Switch the search engine: literal → bm25 → fuzzy.
     CycleEngine,
     /// Clear the query.
@@ -279,6 +281,9 @@ pub enum Action {
     /// A change, undo or redo was written (or refused).
     #[serde(skip)]
     Written(Box<WriteOutcome>),
+    /// Files of the hivelore project the store indexes changed on disk: read them.
+    #[serde(skip)]
+    FilesChanged(Box<crate::project::live::Changed>),
     /// A tracked read was recorded: the memory as stored now, or why not.
     #[serde(skip)]
     ReadTracked {
@@ -356,6 +361,7 @@ impl Action {
             Action::FocusSearch => "focus the search bar",
             Action::ToggleFilters => "open/close the filter panel",
             Action::ToggleHelp => "help",
+            Action::TogglePrivate => "show/hide private text",
             Action::CycleEngine => "engine: literal → bm25 → fuzzy",
             Action::ClearQuery => "clear the query",
             Action::LeaveSearch => "back to the list (query stays)",
@@ -435,6 +441,7 @@ impl Action {
             | Action::DetailLoaded(_)
             | Action::DetailFailed { .. }
             | Action::Written(_)
+            | Action::FilesChanged(_)
             | Action::ReadTracked { .. }
             | Action::IndexReloaded { .. }
             | Action::IndexReloadFailed(_)

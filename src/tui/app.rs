@@ -71,6 +71,7 @@ pub async fn run(
     config: Config,
     mouse: bool,
     loader: Loader,
+    project: Option<crate::project::Project>,
 ) -> anyhow::Result<Ended> {
     // Before the terminal changes, so no signal can leave it changed.
     let mut signals = Signals::listen()?;
@@ -84,6 +85,8 @@ pub async fn run(
     state.track_reads = config.track_reads;
 
     let (tx, mut rx) = mpsc::unbounded_channel();
+    // the project's files, watched while the browser is open
+    let _watcher = project.map(|p| crate::project::live::watch(p, tx.clone()));
     let mut worker = Worker::spawn(Arc::new(store), loader, tx);
     for effect in start(&mut state) {
         worker.send(effect);

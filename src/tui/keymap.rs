@@ -188,6 +188,7 @@ fn defaults() -> Vec<(Section, &'static str, Action)> {
         (S::Global, "/", A::FocusSearch),
         (S::Global, "f", A::ToggleFilters),
         (S::Global, "?", A::ToggleHelp),
+        (S::Global, "v", A::TogglePrivate),
         (S::Global, "q", A::CloseOrQuit),
         (S::List, "j", A::SelectNext),
         (S::List, "down", A::SelectNext),

@@ -39,6 +39,9 @@ pub struct TuiOptions {
     pub no_mouse: bool,
     /// The config file; `None` = `$XDG_CONFIG_HOME/memlens/config.toml`.
     pub config_path: Option<PathBuf>,
+    /// The hivelore project the store indexes (`--hivelore`): its files are watched
+    /// and shown as they change.
+    pub project: Option<crate::project::Project>,
 }
 
 /// Runs the interactive browser on an open store until the user quits or a signal
@@ -52,7 +55,14 @@ pub fn run(store: Store, options: TuiOptions) -> anyhow::Result<signals::Ended> 
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let ended = runtime.block_on(app::run(store, config, mouse, worker::searcher_loader()));
+    let project = options.project.clone();
+    let ended = runtime.block_on(app::run(
+        store,
+        config,
+        mouse,
+        worker::searcher_loader(),
+        project,
+    ));
     // Store calls still under way (a damaged store can keep one forever) end with the
     // process instead of being waited for.
     runtime.shutdown_background();

@@ -153,6 +153,8 @@ pub struct State {
     pub overlay: Option<Overlay>,
     /// Whether the filter panel is open.
     pub filters_open: bool,
+    /// Whether `<private>…</private>` text is shown (else a placeholder).
+    pub reveal_private: bool,
     /// The query being typed.
     pub query: TextArea<'static>,
     /// The search engine.
@@ -248,6 +250,7 @@ impl State {
             focus: Focus::List,
             overlay: None,
             filters_open: false,
+            reveal_private: crate::project::private::is_revealed(),
             query: new_query_box(),
             engine: Engine::default(),
             tab: Tab::Relevance,

@@ -85,6 +85,12 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             }
         }
         Action::CloseFilters => close_filters(state),
+        Action::TogglePrivate => state.reveal_private = !state.reveal_private,
+        Action::FilesChanged(changed) => {
+            // answered like a write, which counts itself done
+            state.writing += 1;
+            effects.push(Effect::Write(super::write::WriteJob::Reread(changed)))
+        }
         Action::ToggleHelp => {
             state.overlay = match state.overlay {
                 Some(Overlay::Help { .. }) => None,

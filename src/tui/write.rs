@@ -30,6 +30,8 @@ pub enum WriteJob {
         /// The memory opened.
         id: String,
     },
+    /// Read the files of the project that changed on disk (not an edit, never undone).
+    Reread(Box<crate::project::live::Changed>),
 }
 
 /// Which kind of write an outcome reports.
@@ -41,6 +43,8 @@ pub enum WriteKind {
     Undo,
     /// A redo.
     Redo,
+    /// Files read again because they changed on disk.
+    Disk,
 }
 
 /// One memory a write touched, as it is stored now (`None` = no longer in the store).
@@ -118,6 +122,9 @@ pub fn run_write(store: &Store, history: &mut UndoStack, job: &WriteJob) -> Acti
             history.apply(store, change),
             change.no_op_reason(),
         ),
+        WriteJob::Reread(changed) => {
+            return crate::project::live::reread(store, changed, history, started);
+        }
         WriteJob::Undo => (WriteKind::Undo, 0, history.undo(store), None),
         WriteJob::Redo => (WriteKind::Redo, 0, history.redo(store), None),
     };
@@ -143,6 +150,7 @@ fn write_failed(job: &WriteJob, reason: String) -> Action {
             };
         }
         WriteJob::Change { token, .. } => (WriteKind::Change, *token),
+        WriteJob::Reread(_) => (WriteKind::Disk, 0),
         WriteJob::Undo => (WriteKind::Undo, 0),
         WriteJob::Redo => (WriteKind::Redo, 0),
     };

@@ -175,20 +175,44 @@ pub fn passes(d: &Doc, f: &Filters) -> bool {
 }
 
 /// The text fields of SPEC §3.2 in order: id, title (when present), type, module (when
-/// present), each tag, body.
-pub fn fields(m: &Memory) -> Vec<&str> {
-    let mut v = vec![m.id.as_str()];
+/// present), each tag, each hivelore anchor path and symbol, domain and topic (when
+/// present), body without its `<private>…</private>` blocks (each becomes one space).
+pub fn fields(m: &Memory) -> Vec<String> {
+    let mut v = vec![m.id.clone()];
     if let Some(t) = &m.title {
-        v.push(t);
+        v.push(t.clone());
     }
-    v.push(&m.memory_type);
+    v.push(m.memory_type.clone());
     if let Some(x) = &m.module {
-        v.push(x);
+        v.push(x.clone());
     }
-    for t in &m.tags {
-        v.push(t);
+    v.extend(m.tags.iter().cloned());
+    let text = |v: &serde_json::Value| v.as_str().map(str::to_string);
+    for key in ["paths", "symbols"] {
+        if let Some(items) = m
+            .extra
+            .get("anchor")
+            .and_then(|a| a.get(key))
+            .and_then(|x| x.as_array())
+        {
+            v.extend(items.iter().filter_map(text));
+        }
     }
-    v.push(&m.body);
+    for key in ["domain", "topic"] {
+        v.extend(m.extra.get(key).and_then(text));
+    }
+    let mut body = String::new();
+    let mut rest = m.body.as_str();
+    while let Some(s) = rest.find("<private>") {
+        let Some(e) = rest[s..].find("</private>") else {
+            break;
+        };
+        body.push_str(&rest[..s]);
+        body.push(' ');
+        rest = &rest[s + e + "</private>".len()..];
+    }
+    body.push_str(rest);
+    v.push(body);
     v
 }
 

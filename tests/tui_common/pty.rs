@@ -46,6 +46,14 @@ impl Run {
         Run::spawn(dir, db.to_path_buf(), &args, cols, rows, &[])
     }
 
+    /// `memlens --hivelore ROOT`: the browser on a hivelore project.
+    pub fn hivelore(root: &std::path::Path, cols: u16, rows: u16) -> Run {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let args = ["--hivelore".into(), root.to_string_lossy().into_owned()];
+        let db = root.join(".ai/.cache/memlens/index.redb");
+        Run::spawn(dir, db, &args, cols, rows, &[])
+    }
+
     fn spawn(
         dir: tempfile::TempDir,
         db: PathBuf,

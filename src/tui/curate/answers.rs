@@ -31,6 +31,10 @@ pub(super) fn written(state: &mut State, outcome: WriteOutcome, fx: &mut Vec<Eff
         }
         Ok(report) => report,
     };
+    if outcome.kind == WriteKind::Disk && report.changed.is_empty() {
+        // the watcher saw memlens's own writes, or bytes that mean the same
+        return;
+    }
     if saved_editor {
         state.editor = None;
         if matches!(state.overlay, Some(Overlay::Editor | Overlay::Confirm(_))) {
@@ -54,7 +58,11 @@ pub(super) fn written(state: &mut State, outcome: WriteOutcome, fx: &mut Vec<Eff
         WriteKind::Change => format!("{} · {ms}", report.description),
         WriteKind::Undo => format!("undone: {} · {ms}", report.description),
         WriteKind::Redo => format!("redone: {} · {ms}", report.description),
+        WriteKind::Disk => format!("{} · {ms}", report.description),
     });
+    if outcome.kind == WriteKind::Disk {
+        crate::project::live::warn_editor(state, &report.changed);
+    }
     if !report.changed.is_empty() {
         patch(state, &report.changed, fx);
         fx.push(Effect::ReloadIndex);

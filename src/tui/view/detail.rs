@@ -77,7 +77,12 @@ fn build<'a>(d: &'a DetailView, state: &State, look: Option<&Look<'_>>, w: usize
     };
     let mut out = Vec::new();
     let m = &d.memory;
-    for line in wrap(m.shown_headline(), w) {
+    let headline = if state.reveal_private {
+        std::borrow::Cow::Borrowed(m.shown_headline())
+    } else {
+        crate::project::private::mask(m.shown_headline())
+    };
+    for line in wrap(&headline, w) {
         out.push(Line::styled(line, look.theme.accent()));
     }
     out.push(field("id", inert(&m.id).into_owned(), look));
@@ -139,7 +144,12 @@ fn build<'a>(d: &'a DetailView, state: &State, look: Option<&Look<'_>>, w: usize
     }
     relationships(&mut out, d, state, look, w);
     heading(&mut out, "Body", look);
-    out.extend(wrap(&m.body, w).into_iter().map(Line::raw));
+    let body = if state.reveal_private {
+        std::borrow::Cow::Borrowed(m.body.as_str())
+    } else {
+        crate::project::private::mask(&m.body)
+    };
+    out.extend(wrap(&body, w).into_iter().map(Line::raw));
     scores(&mut out, m, look, w);
     more(&mut out, m, look, w);
     out

@@ -107,7 +107,9 @@ pub fn row<'a>(hit: &'a Hit, w: usize, selected: bool, marked: bool, look: &Look
         right.push('✗');
     }
     let head_room = w.saturating_sub(2 + width(&date) + width(&kind) + width(&right) + 1);
-    let headline = truncate(&inert(m.shown_headline()), head_room).into_owned();
+    // the list never shows private text; the detail pane reveals it on request
+    let headline = crate::project::private::mask(m.shown_headline());
+    let headline = truncate(&inert(&headline), head_room).into_owned();
     let pad = head_room.saturating_sub(width(&headline));
     let mut head_style = ratatui::style::Style::default();
     if m.is_deleted() {

@@ -1,0 +1,340 @@
+//! Bringing the index up to date from the project's files: those whose size or
+//! modification time differ from what the index recorded are read (a file whose bytes
+//! hash the same only has its time updated), files gone from disk take their memory
+//! with them (as hivelore's `mem_delete` removes the file), and a changed `usage.json`
+//! updates the read counts. Everything changes in one transaction that is not written
+//! back to the files it came from.
+
+use super::files::{self, Fingerprint, Stat, USAGE_KEY};
+use super::merge::merge;
+use super::usage::UsageIndex;
+use super::{Project, ProjectError};
+use crate::exchange::RecordSink;
+use crate::exchange::hivelore::read::{Usage, parse_memory};
+use crate::exchange::lines::{MAX_RECORD_BYTES, read_at_most};
+use crate::model::{Memory, Timestamp};
+use crate::store::{Store, StoreReader};
+use std::collections::{HashMap, HashSet};
+
+/// What bringing the index up to date did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Synced {
+    /// Memory files in the project.
+    pub files: usize,
+    /// Files read because they changed (or were new).
+    pub read: usize,
+    /// Ids of the memories that changed or appeared, in path order.
+    pub changed: Vec<String>,
+    /// Ids of the memories whose file went away.
+    pub removed: Vec<String>,
+    /// Files that could not be read as memories, each `PATH: reason` (their memory,
+    /// if the index had one, is kept as it was).
+    pub problems: Vec<String>,
+}
+
+impl Synced {
+    /// True when the index changed.
+    pub fn changed_anything(&self) -> bool {
+        !self.changed.is_empty() || !self.removed.is_empty()
+    }
+}
+
+/// One file read because it changed.
+struct Fresh {
+    relative: String,
+    bytes: Vec<u8>,
+    stat: Stat,
+}
+
+/// Collects what one file parses to.
+#[derive(Default)]
+struct One {
+    memory: Option<Memory>,
+    problems: Vec<String>,
+}
+
+impl RecordSink for One {
+    fn file(&mut self, _name: &str) {}
+    fn memory(&mut self, _line: usize, memory: Memory) {
+        self.memory = Some(memory);
+    }
+    fn problem(&mut self, line: usize, field: &str, reason: String) {
+        self.problems
+            .push(format!("line {line}: {field}: {reason}"));
+    }
+    fn warning(&mut self, _line: usize, _field: &str, _reason: String) {}
+}
+
+/// Reads the whole project against the index and applies what changed.
+pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, ProjectError> {
+    let reader = store.read()?;
+    let known = files::load(&reader)?;
+    let on_disk = files::list(&project.memories)?;
+    let mut fresh = Vec::new();
+    let mut touched = Vec::new();
+    for relative in &on_disk {
+        let path = project.file(relative);
+        let Some(stat) = files::stat(&path)? else {
+            continue;
+        };
+        let old = known.get(relative);
+        if old.is_some_and(|f| f.same_stat(&stat)) {
+            continue;
+        }
+        let Some(bytes) =
+            read_at_most(&path, MAX_RECORD_BYTES).map_err(|e| ProjectError::io(&path, e))?
+        else {
+            fresh.push(Fresh {
+                relative: relative.clone(),
+                bytes: Vec::new(),
+                stat,
+            });
+            continue;
+        };
+        match old {
+            Some(f) if f.size == stat.size && f.hash == files::hash(&bytes) => {
+                touched.push((
+                    relative.clone(),
+                    Fingerprint {
+                        mtime_ns: stat.mtime_ns,
+                        ..f.clone()
+                    },
+                ));
+            }
+            _ => fresh.push(Fresh {
+                relative: relative.clone(),
+                bytes,
+                stat,
+            }),
+        }
+    }
+    let present: HashSet<&String> = on_disk.iter().collect();
+    let gone: Vec<(String, String)> = known
+        .iter()
+        .filter(|(p, _)| p.as_str() != USAGE_KEY && !present.contains(p))
+        .map(|(p, f)| (p.clone(), f.id.clone()))
+        .collect();
+    let usage_stat = files::stat(&project.usage_path())?;
+    let usage_changed = match (known.get(USAGE_KEY), usage_stat) {
+        (Some(f), Some(s)) => !f.same_stat(&s),
+        (None, None) => false,
+        _ => true,
+    };
+    let mut synced = apply(store, project, &reader, fresh, touched, gone, usage_changed)?;
+    synced.files = on_disk.len();
+    Ok(synced)
+}
+
+/// Reads the given files into the index; `gone` are paths (with their ids) that no
+/// longer exist; `usage_changed` re-reads every memory's counts from `usage.json`.
+fn apply(
+    store: &Store,
+    project: &Project,
+    reader: &StoreReader,
+    fresh: Vec<Fresh>,
+    touched: Vec<(String, Fingerprint)>,
+    gone: Vec<(String, String)>,
+    usage_changed: bool,
+) -> Result<Synced, ProjectError> {
+    let usage_path = project.usage_path();
+    let usage = UsageIndex::load(&usage_path)?.counts();
+    let mut synced = Synced {
+        read: fresh.len(),
+        ..Synced::default()
+    };
+    let mut puts: Vec<Memory> = Vec::new();
+    let mut prints: Vec<(String, Fingerprint)> = touched;
+    let mut ids_here: HashSet<String> = HashSet::new();
+    let now = Timestamp::now();
+    for f in fresh {
+        let text = String::from_utf8(f.bytes.clone()).map_err(|_| "not valid UTF-8".to_string());
+        let mut one = One::default();
+        let stem = f
+            .relative
+            .rsplit('/')
+            .next()
+            .and_then(|n| n.strip_suffix(".md"))
+            .unwrap_or_default()
+            .to_string();
+        match &text {
+            Ok(t) => parse_memory(t, &f.relative, &stem, &mut one, &usage, now),
+            Err(e) => one.problems.push(e.clone()),
+        }
+        let print = |id: &str| Fingerprint {
+            size: f.stat.size,
+            mtime_ns: f.stat.mtime_ns,
+            hash: files::hash(&f.bytes),
+            id: id.to_string(),
+        };
+        let memory = match (one.memory, one.problems.is_empty()) {
+            (Some(m), true) => m,
+            _ => {
+                let why = one
+                    .problems
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "not a memory".into());
+                synced.problems.push(format!("{}: {why}", f.relative));
+                prints.push((f.relative.clone(), print("")));
+                continue;
+            }
+        };
+        if !ids_here.insert(memory.id.clone()) {
+            synced.problems.push(format!(
+                "{}: id `{}` is already used by another file; not read",
+                f.relative, memory.id
+            ));
+            // not read again until it changes
+            prints.push((f.relative.clone(), print("")));
+            continue;
+        }
+        let stored = reader.get(&memory.id)?;
+        let id = memory.id.clone();
+        let held_by = |target: &str| {
+            reader
+                .get(target)
+                .ok()
+                .flatten()
+                .is_some_and(|t| t.relationships.iter().any(|r| r.target == id))
+        };
+        let changed_at = Timestamp(f.stat.mtime_ns);
+        let mut merged = merge(stored.as_ref(), memory, &held_by, changed_at);
+        merged.normalise();
+        let errors = merged.validate();
+        if let Some(e) = errors.first() {
+            synced
+                .problems
+                .push(format!("{}: {}: {}", f.relative, e.field, e.reason));
+            continue;
+        }
+        prints.push((f.relative.clone(), print(&merged.id)));
+        if stored.as_ref() != Some(&merged) {
+            synced.changed.push(merged.id.clone());
+            puts.push(merged);
+        }
+    }
+    let mut purges = Vec::new();
+    for (path, id) in &gone {
+        if !id.is_empty() && !ids_here.contains(id) && reader.get(id)?.is_some() {
+            purges.push(id.clone());
+        }
+        let _ = path;
+    }
+    if usage_changed {
+        reads_from_usage(reader, &usage, &ids_here, &mut puts, &mut synced)?;
+    }
+    synced.removed = purges.clone();
+    if puts.is_empty()
+        && purges.is_empty()
+        && prints.is_empty()
+        && gone.is_empty()
+        && !usage_changed
+    {
+        return Ok(synced);
+    }
+    let mut w = store.write_unmirrored()?;
+    {
+        let mut bulk = w.bulk()?;
+        for m in &puts {
+            bulk.put(m)?;
+        }
+        for id in &purges {
+            bulk.purge(id)?;
+        }
+    }
+    for (path, _) in &gone {
+        files::remove(&w, path)?;
+    }
+    for (path, print) in &prints {
+        files::set(&w, path, print)?;
+    }
+    if let Some(stat) = files::stat(&usage_path)? {
+        let bytes = std::fs::read(&usage_path).map_err(|e| ProjectError::io(&usage_path, e))?;
+        let print = Fingerprint {
+            size: stat.size,
+            mtime_ns: stat.mtime_ns,
+            hash: files::hash(&bytes),
+            id: String::new(),
+        };
+        files::set(&w, USAGE_KEY, &print)?;
+    }
+    w.commit()?;
+    Ok(synced)
+}
+
+/// Every memory whose reads differ from `usage.json` (and that was not just read from
+/// its file, which took them already) gets the sidecar's reads.
+fn reads_from_usage(
+    reader: &StoreReader,
+    usage: &HashMap<String, Usage>,
+    done: &HashSet<String>,
+    puts: &mut Vec<Memory>,
+    synced: &mut Synced,
+) -> Result<(), ProjectError> {
+    let mut found = Vec::new();
+    reader.for_each(|_, m| {
+        if done.contains(&m.id) {
+            return;
+        }
+        let Some(u) = usage.get(&m.id) else {
+            return;
+        };
+        let last = match (u.last_read_at, m.last_read_at) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+        if m.read_count != u.read_count || m.last_read_at != last {
+            let mut m = m;
+            m.read_count = u.read_count;
+            m.last_read_at = last;
+            found.push(m);
+        }
+    })?;
+    for m in found {
+        synced.changed.push(m.id.clone());
+        puts.push(m);
+    }
+    Ok(())
+}
+
+/// Reads the given paths (relative to `.ai/memories`) again whatever their
+/// fingerprints say, plus `usage.json` when `usage` is set: what the live view does
+/// when files change under it.
+pub fn reread(
+    store: &Store,
+    project: &Project,
+    paths: &[String],
+    usage: bool,
+) -> Result<Synced, ProjectError> {
+    let reader = store.read()?;
+    let known = files::load(&reader)?;
+    let mut fresh = Vec::new();
+    let mut gone = Vec::new();
+    for relative in paths {
+        let path = project.file(relative);
+        match files::stat(&path)? {
+            Some(stat) => {
+                let bytes = read_at_most(&path, MAX_RECORD_BYTES)
+                    .map_err(|e| ProjectError::io(&path, e))?
+                    .unwrap_or_default();
+                if known
+                    .get(relative)
+                    .is_some_and(|f| f.hash == files::hash(&bytes) && f.size == stat.size)
+                {
+                    continue;
+                }
+                fresh.push(Fresh {
+                    relative: relative.clone(),
+                    bytes,
+                    stat,
+                });
+            }
+            None => {
+                if let Some(f) = known.get(relative) {
+                    gone.push((relative.clone(), f.id.clone()));
+                }
+            }
+        }
+    }
+    apply(store, project, &reader, fresh, Vec::new(), gone, usage)
+}

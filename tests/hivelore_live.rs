@@ -1,0 +1,152 @@
+//! The browser's side of a project changing on disk, run headless through the real
+//! update and write code: files agents add and edit appear with the selection kept, a
+//! memory being edited that changes on disk is not overwritten and the person is told
+//! what the file says now, and private text stays masked until the reveal key.
+
+mod exchange_support;
+mod project_support;
+
+use memlens::project::Project;
+use memlens::project::live::Changed;
+use memlens::tui::action::Action;
+use memlens::tui::config::Config;
+use memlens::tui::headless::Headless;
+use memlens::tui::theme::ColorMode;
+use memlens::tui::worker::searcher_loader;
+use project_support::TempProject;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::sync::Arc;
+
+const NEWEST: &str = "2026-08-21-decision-anchor-specificity-ranking-and-the-eval-tradeoff";
+const SECOND: &str = "2026-08-21-architecture-gate-verdict-is-the-single-decision-rule";
+
+fn browser(project: &TempProject) -> (Project, Headless) {
+    let p = Project::locate(&project.root).unwrap();
+    let (store, _) = p.open(&|_| {}).unwrap();
+    let store = Arc::new(store);
+    let source = searcher_loader()(&store).unwrap();
+    let b = Headless::new(
+        store,
+        source,
+        Config::defaults(ColorMode::NoColor),
+        (140, 40),
+    );
+    (p, b)
+}
+
+fn screen(b: &Headless) -> String {
+    let mut t = Terminal::new(TestBackend::new(140, 40)).unwrap();
+    b.draw(&mut t, memlens::model::Timestamp::now()).unwrap();
+    let buf = t.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn selected(b: &Headless) -> String {
+    b.state
+        .selected_hit()
+        .map(|h| h.memory.id.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn changes_on_disk_show_with_the_selection_kept() {
+    let Some(project) = TempProject::new("live-headless") else {
+        return;
+    };
+    let (p, mut b) = browser(&project);
+    b.dispatch(Action::SelectNext);
+    assert_eq!(selected(&b), SECOND);
+    std::fs::write(
+        project.memories().join("team/2026-12-02-gotcha-zebra.md"),
+        "---\nid: 2026-12-02-gotcha-zebra\ntype: gotcha\ncreated_at: '2026-12-02T00:00:00.000Z'\n---\n# Zebra from an agent\n",
+    )
+    .unwrap();
+    let path = project.file(NEWEST);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("# Anchor specificity:", "# Edited by an agent:"),
+    )
+    .unwrap();
+    b.dispatch(Action::FilesChanged(Box::new(Changed::everything(
+        p.clone(),
+    ))));
+    assert_eq!(selected(&b), SECOND, "the selection stays on its memory");
+    let shown = screen(&b);
+    assert!(
+        shown.contains("Zebra from an agent") && shown.contains("Edited by an agent"),
+        "{shown}"
+    );
+    assert!(
+        b.state
+            .report
+            .as_deref()
+            .is_some_and(|r| r.contains("2 memories changed on disk")),
+        "{:?}",
+        b.state.report
+    );
+
+    // the person edits SECOND while an agent rewrites its file
+    b.dispatch(Action::Edit);
+    assert!(b.state.editor.is_some());
+    b.type_keys(" mine");
+    let path = project.file(SECOND);
+    let agent = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("status: validated", "status: proposed");
+    std::fs::write(&path, &agent).unwrap();
+    b.dispatch(Action::FilesChanged(Box::new(Changed {
+        project: p,
+        paths: Some(vec![format!("team/{SECOND}.md")]),
+        usage: false,
+    })));
+    let message = b.state.message.clone().unwrap_or_default();
+    assert!(
+        message.contains("changed on disk while you edit it")
+            && message.contains("on disk now: proposed"),
+        "{message}"
+    );
+    assert!(
+        b.state.editor.is_some(),
+        "the person's text stays in the editor"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), agent);
+}
+
+#[test]
+fn private_text_is_masked_until_revealed() {
+    let Some(project) = TempProject::new("private-headless") else {
+        return;
+    };
+    let path = project.file(NEWEST);
+    let text = std::fs::read_to_string(&path).unwrap().replacen(
+        "eval baseline moved 97 → 96\n",
+        "eval baseline moved 97 → 96\n\nkey: <private>hunter2zebra</private>\n",
+        1,
+    );
+    std::fs::write(&path, &text).unwrap();
+    let (_, mut b) = browser(&project);
+    b.dispatch(Action::FocusDetail);
+    let masked = screen(&b);
+    assert!(
+        !masked.contains("hunter2zebra") && masked.contains("[private: 12 characters hidden]"),
+        "{masked}"
+    );
+    b.dispatch(Action::TogglePrivate);
+    assert!(screen(&b).contains("<private>hunter2zebra</private>"));
+    b.dispatch(Action::TogglePrivate);
+    assert!(!screen(&b).contains("hunter2zebra"));
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        text,
+        "nothing written"
+    );
+}
