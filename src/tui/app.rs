@@ -97,6 +97,7 @@ pub async fn run(
     // Asks the worker once a second whether a store call keeps the browser waiting.
     let mut clock = tokio::time::interval(Duration::from_secs(1));
     clock.set_missed_tick_behavior(MissedTickBehavior::Skip);
+    let mut reported_damage = false;
     loop {
         let action = tokio::select! {
             event = events.next() => match event {
@@ -110,8 +111,14 @@ pub async fn run(
                 break;
             }
             _ = clock.tick() => {
-                let waiting = worker.slow_seconds();
-                (waiting != state.store_waiting).then_some(Action::StoreWaiting(waiting))
+                if !reported_damage && super::shield::redb_panicked() {
+                    // a task met the damage outside a shielded call and was stopped
+                    reported_damage = true;
+                    Some(Action::StoreFailed(super::shield::damaged("redb stopped a task")))
+                } else {
+                    let waiting = worker.slow_seconds();
+                    (waiting != state.store_waiting).then_some(Action::StoreWaiting(waiting))
+                }
             }
         };
         let Some(action) = action else { continue };

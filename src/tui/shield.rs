@@ -7,6 +7,7 @@
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 thread_local! {
     /// True while this thread runs a shielded call.
@@ -19,6 +20,30 @@ thread_local! {
 /// the terminal alone and prints nothing.
 pub fn is_shielded() -> bool {
     SHIELDED.with(Cell::get)
+}
+
+/// True when a panic raised in `file` should stay quiet: the current thread is
+/// shielded, or the panic comes from redb's sources (which panic only on a damaged
+/// file) on another thread of the browser, such as a task dropping a transaction
+/// after its call returned: tokio catches a task's panic, and the browser reports the
+/// store as damaged (see [`redb_panicked`]).
+pub fn is_quiet(file: Option<&str>) -> bool {
+    if is_shielded() {
+        return true;
+    }
+    let from_redb = file.is_some_and(|f| f.contains("/redb-"));
+    if from_redb {
+        REDB_PANICS.fetch_add(1, Ordering::SeqCst);
+    }
+    from_redb
+}
+
+/// Panics raised in redb's sources outside a shielded call so far.
+static REDB_PANICS: AtomicUsize = AtomicUsize::new(0);
+
+/// True once redb has panicked outside a shielded call: the store is damaged.
+pub fn redb_panicked() -> bool {
+    REDB_PANICS.load(Ordering::SeqCst) > 0
 }
 
 /// Notes what a panic inside a shielded call said (called by the panic hook).

@@ -89,7 +89,7 @@ pub fn install_panic_hook() {
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if super::shield::is_shielded() {
+            if super::shield::is_quiet(info.location().map(|l| l.file())) {
                 let text = info.payload_as_str().unwrap_or("a panic without a message");
                 super::shield::note_panic(text.to_string());
                 return;
