@@ -32,6 +32,7 @@ fuzz_target!(|data: &[u8]| {
             limit: 50,
             offset: 0,
             track: false,
+            seed: None,
             json: true,
             query: vec!["stored".into()],
         };
