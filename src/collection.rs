@@ -7,9 +7,10 @@
 //!   exact answer of SPEC §3, so a caller never chooses;
 //! - **the background load** ([`LocalCollection::load_in_background`]), which a
 //!   one-shot command never starts;
-//! - **the incremental update after a write**: every change applied through the
-//!   collection notes the ids it touched, and the next search brings the loaded
-//!   searcher up to date with them ([`Searcher::apply`]) instead of reloading;
+//! - **the incremental update after a write**, whichever process made it: the loaded
+//!   searcher remembers the store's change number it holds, and the next search that
+//!   finds the number moved brings it up to date with the memories the store's change
+//!   log names ([`Searcher::apply`]) instead of reloading;
 //! - **cancelling a superseded search** ([`Collection::search_unless`]): a scan asks
 //!   between its chunks whether a newer request arrived and stops; a search that runs
 //!   to its end is exact.
@@ -33,9 +34,10 @@ use crate::curate::{Applied, Change, CurateError, UndoStack};
 use crate::model::Memory;
 use crate::search::plan::{self, Index};
 use crate::search::{Filters, Histogram, NumericField, SearchRequest, SearchResponse, Searcher};
-use crate::store::{Store, StoreError, StoreReader};
+use crate::store::{Since, Store, StoreError, StoreReader};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 /// Why a collection call failed. Nothing is written when one is returned.
@@ -128,8 +130,8 @@ pub struct LocalCollection {
     backing: Backing,
     /// The in-memory searcher, once loaded.
     loaded: RwLock<Option<Arc<Searcher>>>,
-    /// Ids written since the loaded searcher's snapshot.
-    written: Mutex<Vec<String>>,
+    /// The store's change number the loaded searcher holds.
+    held: AtomicU64,
     history: Mutex<UndoStack>,
     subscribers: Mutex<Vec<Sender<Changed>>>,
 }
@@ -155,7 +157,7 @@ impl LocalCollection {
         LocalCollection {
             backing,
             loaded: RwLock::new(None),
-            written: Mutex::new(Vec::new()),
+            held: AtomicU64::new(0),
             history: Mutex::new(UndoStack::default()),
             subscribers: Mutex::new(Vec::new()),
         }
@@ -183,14 +185,11 @@ impl LocalCollection {
         let Backing::Store(store) = &self.backing else {
             return Ok(());
         };
-        // ids written from here on are newer than the snapshot the load reads
-        self.written
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
-        let searcher = Searcher::open(store.read()?)?;
+        let reader = store.read()?;
+        let held = reader.change_number()?;
+        let searcher = Searcher::open(reader)?;
         searcher.warm();
-        *self.loaded.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(searcher));
+        self.hold(searcher, held);
         Ok(())
     }
 
@@ -200,8 +199,16 @@ impl LocalCollection {
         std::thread::spawn(move || me.load())
     }
 
-    /// The loaded searcher brought up to date with the writes made since it was built,
-    /// or `None` while it is not loaded.
+    /// Makes `searcher`, which holds change `held` of the store, the one that answers.
+    fn hold(&self, searcher: Searcher, held: u64) -> Arc<Searcher> {
+        let searcher = Arc::new(searcher);
+        *self.loaded.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(&searcher));
+        self.held.store(held, Ordering::Relaxed);
+        searcher
+    }
+
+    /// The loaded searcher brought up to date with the writes any process made since
+    /// it was built, or `None` while it is not loaded.
     fn current(&self) -> CollectionResult<Option<Arc<Searcher>>> {
         let Some(searcher) = self
             .loaded
@@ -214,14 +221,18 @@ impl LocalCollection {
         let Backing::Store(store) = &self.backing else {
             return Ok(Some(searcher));
         };
-        let changed =
-            std::mem::take(&mut *self.written.lock().unwrap_or_else(PoisonError::into_inner));
-        if changed.is_empty() {
+        let reader = store.read()?;
+        let now = reader.change_number()?;
+        let held = self.held.load(Ordering::Relaxed);
+        if now == held {
             return Ok(Some(searcher));
         }
-        let fresh = Arc::new(searcher.apply(store.read()?, &changed)?);
-        *self.loaded.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(&fresh));
-        Ok(Some(fresh))
+        let fresh = match reader.changes_since(held)? {
+            Since::Nothing => return Ok(Some(searcher)),
+            Since::Ids(ids) => searcher.apply(reader, &ids)?,
+            Since::Everything => Searcher::open(reader)?,
+        };
+        Ok(Some(self.hold(fresh, now)))
     }
 
     /// Runs `f` on the index that answers now: the loaded searcher, else a snapshot.
@@ -238,16 +249,13 @@ impl LocalCollection {
         }
     }
 
-    /// Notes what a change wrote and tells the subscribers.
+    /// Tells the subscribers what a change wrote (the next search reads it from the
+    /// store's change log).
     fn changed(&self, applied: &Applied) {
         let ids: Vec<String> = applied.changed().iter().map(|e| e.id.clone()).collect();
         if ids.is_empty() {
             return;
         }
-        self.written
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .extend(ids.iter().cloned());
         let mut subscribers = self
             .subscribers
             .lock()

@@ -177,30 +177,28 @@ fn a_store_of_schema_1_gains_checksums_once_and_is_stamped_with_the_current_sche
 }
 
 #[test]
-fn a_store_held_by_another_process_is_refused() {
+fn a_store_an_import_holds_alone_is_waited_for_then_refused() {
     let (dir, store) = temp_store();
+    let path = store.path().to_path_buf();
     let mut w = store.write().unwrap();
     w.put(&Memory::new("a", "held", Timestamp(0))).unwrap();
     w.commit().unwrap();
-    // This test process holds the file; the binary is the second process.
-    refused_by_the_binary(dir.path(), store.path(), "open in another memlens process");
+    // A store open as other commands open it is shared: the binary reads it.
+    let got = memlens(dir.path(), &["get", "a", "--db", path.to_str().unwrap()], &[]);
+    assert_eq!(got.status.code(), Some(0), "{}", stderr(&got));
+    drop(store);
+    // An import's open holds the file alone when nobody else has it; the binary, a
+    // second process, waits for it and then says so.
+    let import = Store::open_for_import(&path, &|_| {}).unwrap();
+    refused_by_the_binary(dir.path(), &path, "open in another memlens process");
     let out = memlens(
         dir.path(),
-        &["get", "a", "--db", store.path().to_str().unwrap()],
+        &["get", "a", "--db", path.to_str().unwrap()],
         &[("MEMLENS_LOCK_WAIT_MS", "200")],
     );
     assert_eq!(out.status.code(), Some(1));
-    drop(store);
-    let out = memlens(
-        dir.path(),
-        &[
-            "get",
-            "a",
-            "--db",
-            dir.path().join("store.redb").to_str().unwrap(),
-        ],
-        &[],
-    );
+    drop(import);
+    let out = memlens(dir.path(), &["get", "a", "--db", path.to_str().unwrap()], &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
@@ -243,6 +241,9 @@ fn held(store: &Store) -> Vec<(String, String)> {
 fn steps_are_seen_as_they_are_taken_and_undone_together() {
     let (dir, store) = temp_store();
     let path = dir.path().join("store.redb");
+    // steps are taken only by a store this process holds alone, as an import's
+    drop(store);
+    let store = Store::open_for_import(&path, &|_| {}).unwrap();
     let mut w = store.write().unwrap();
     w.put(&Memory::new("kept", "before", Timestamp(0))).unwrap();
     w.commit().unwrap();
@@ -277,7 +278,7 @@ fn steps_are_seen_as_they_are_taken_and_undone_together() {
     drop(snapshot);
 
     // a write in steps that commits keeps every step, across a reopen
-    let store = Store::open(&path).unwrap();
+    let store = Store::open_for_import(&path, &|_| {}).unwrap();
     let mut w = store.write_in_steps(1).unwrap();
     put_then_step(&mut w, &["a", "b"], "first");
     put_then_step(&mut w, &["kept"], "second");

@@ -2,6 +2,7 @@
 //! that keep memories, links and search indexes in step.
 
 mod bulk;
+mod changes;
 pub mod check;
 mod check_tables;
 mod checksums;
@@ -21,9 +22,10 @@ mod write;
 mod writeback;
 
 pub use bulk::{BulkWriter, Prepared, PutOutcome};
+pub use changes::Since;
 pub use error::{StoreError, StoreResult};
 pub use guard::{guarded, guarded_store};
-pub use open::LongStep;
+pub use open::{LongStep, Sharing};
 pub use read::StoreReader;
 pub use steps::STEP_BYTES;
 pub use through::WriteThrough;
@@ -33,10 +35,12 @@ use redb::ReadableDatabase;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// An open memlens store (one redb file, held exclusively by this process).
+/// An open memlens store: one redb file, which other memlens processes may hold open
+/// at the same time (see [`Sharing`]).
 pub struct Store {
     db: Arc<redb::Database>,
     path: PathBuf,
+    sharing: open::Sharing,
     /// The files every commit is written through to first, when the store is the
     /// index of a source such as a hivelore project.
     write_through: Option<Arc<dyn WriteThrough>>,
@@ -56,9 +60,18 @@ impl Store {
     }
 
     /// [`Store::open_announcing`] for a bulk import: a larger page cache, as the import
-    /// rewrites many pages of one transaction.
+    /// rewrites many pages of one transaction, and the file held by this process alone
+    /// when no other process has it open, so that the import can be written
+    /// [in steps](Store::write_in_steps); beside other processes (an open browser, an
+    /// agent's server) the store is shared and the import is one transaction.
     pub fn open_for_import(path: &Path, before_long: &dyn Fn(LongStep)) -> StoreResult<Store> {
-        Store::open_with_cache(path, open::BULK_CACHE_BYTES, before_long)
+        let cache = open::BULK_CACHE_BYTES;
+        match Store::open_with(path, cache, open::Sharing::Exclusive, before_long) {
+            Err(StoreError::Locked { .. }) => shared::store_when_free(|| {
+                Store::open_with(path, cache, open::Sharing::Shared, before_long)
+            }),
+            other => other,
+        }
     }
 
     fn open_with_cache(
@@ -66,10 +79,20 @@ impl Store {
         cache_bytes: usize,
         before_long: &dyn Fn(LongStep),
     ) -> StoreResult<Store> {
-        let db = open::open_database(path, cache_bytes, before_long)?;
+        Store::open_with(path, cache_bytes, open::Sharing::Shared, before_long)
+    }
+
+    fn open_with(
+        path: &Path,
+        cache_bytes: usize,
+        sharing: open::Sharing,
+        before_long: &dyn Fn(LongStep),
+    ) -> StoreResult<Store> {
+        let db = open::open_database(path, cache_bytes, sharing, before_long)?;
         Ok(Store {
             db: Arc::new(db),
             path: path.to_path_buf(),
+            sharing,
             write_through: None,
         })
     }
@@ -130,11 +153,15 @@ impl Store {
     /// [`STEP_BYTES`]): a [`checkpoint`](StoreWriter::checkpoint) once a bulk writer has
     /// written that much commits it without waiting for the disk, `commit` makes it all
     /// durable, and [`abandon`](StoreWriter::abandon) (or a failed `commit`, or dropping
-    /// the writer) undoes every step. No other process sees a step: the store is held
-    /// by this one. Should undoing them fail, the database is never closed, so its next
-    /// open recovers the store as it was before the first step.
+    /// the writer) undoes every step. No other process sees a step: only a store this
+    /// process holds alone ([`Store::open_for_import`]) takes steps; a shared one writes
+    /// one transaction. Should undoing them fail, the database is never closed, so its
+    /// next open recovers the store as it was before the first step.
     pub fn write_in_steps(&self, step_bytes: usize) -> StoreResult<StoreWriter> {
         let txn = self.db.begin_write().map_err(|e| self.storage(e))?;
+        if self.sharing == open::Sharing::Shared {
+            return Ok(StoreWriter::new(txn, self.path.clone(), None));
+        }
         let steps = steps::Steps::begin(Arc::clone(&self.db), &txn, step_bytes)
             .map_err(|e| self.storage(e))?;
         Ok(StoreWriter::new(txn, self.path.clone(), Some(steps)))

@@ -10,7 +10,8 @@ use super::tables::{
 };
 use super::writeback::EarlyWriteback;
 use redb::{
-    Database, DatabaseError, ReadOnlyDatabase, ReadableDatabase, ReadableTableMetadata, TableError,
+    ConcurrencyMode, Database, DatabaseError, ReadOnlyDatabase, ReadableDatabase,
+    ReadableTableMetadata, TableError,
 };
 use std::io::Read;
 use std::path::Path;
@@ -76,12 +77,36 @@ pub enum LongStep {
     AddChecksums,
 }
 
-/// Opens or creates the database with a page cache of `cache_bytes` and checks or
-/// stamps its format and schema version; `before_long` runs first when the open is
-/// about to take one of the [`LongStep`]s.
+/// How an open shares the file with other processes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sharing {
+    /// Any number of memlens processes hold the file open for reading and writing at
+    /// once (the browser, each agent's server, the commands); redb lets one write
+    /// transaction run at a time among them and every new read sees the last commit,
+    /// whichever process made it. How every store is opened.
+    Shared,
+    /// This process alone: a bulk import's open when no other process has the file,
+    /// so it may commit in non-durable steps, which a shared file cannot take.
+    Exclusive,
+}
+
+impl Sharing {
+    fn mode(self) -> ConcurrencyMode {
+        match self {
+            Sharing::Shared => ConcurrencyMode::MultiWriter,
+            Sharing::Exclusive => ConcurrencyMode::ExclusiveWriter,
+        }
+    }
+}
+
+/// Opens or creates the database with a page cache of `cache_bytes`, shared with
+/// other processes as `sharing` says, and checks or stamps its format and schema
+/// version; `before_long` runs first when the open is about to take one of the
+/// [`LongStep`]s.
 pub fn open_database(
     path: &Path,
     cache_bytes: usize,
+    sharing: Sharing,
     before_long: &dyn Fn(LongStep),
 ) -> StoreResult<Database> {
     if path.is_dir() {
@@ -108,6 +133,7 @@ pub fn open_database(
     let backend = EarlyWriteback::new(file).map_err(|e| io(path, e))?;
     let db = Database::builder()
         .set_cache_size(cache_bytes)
+        .set_concurrency_mode(sharing.mode())
         .create_with_backend(backend)
         .map_err(|e| match e {
             DatabaseError::DatabaseAlreadyOpen => StoreError::Locked {
@@ -169,6 +195,7 @@ pub(super) fn open_read_only(
 ) -> StoreResult<Option<ReadOnlyDatabase>> {
     match Database::builder()
         .set_cache_size(cache_bytes)
+        .set_concurrency_mode(Sharing::Shared.mode())
         .open_read_only(path)
     {
         Ok(db) => Ok(Some(db)),
@@ -266,6 +293,7 @@ fn upgrade_schema(
     }
     txn.open_table(META)?
         .insert(KEY_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())?;
+    super::changes::record(&txn, None)?;
     commit_durably(txn)?;
     Ok(())
 }
@@ -280,6 +308,7 @@ fn index_or_rebuild(db: &Database, before_long: &dyn Fn(LongStep)) -> Result<(),
     before_long(LongStep::RebuildIndex);
     let txn = db.begin_write()?;
     crate::index::rebuild(&txn)?;
+    super::changes::record(&txn, None)?;
     commit_durably(txn)?;
     Ok(())
 }

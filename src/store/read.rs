@@ -67,6 +67,30 @@ impl StoreReader {
         &self.path
     }
 
+    /// The number of the last change committed before this snapshot (0 for a store no
+    /// commit has changed yet): it moves whenever any process writes.
+    pub fn change_number(&self) -> StoreResult<u64> {
+        let meta = match self.txn.open_table(META) {
+            Ok(meta) => meta,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(0),
+            Err(e) => return Err(self.err(e)),
+        };
+        let value = meta.get(super::shared::CHANGE_KEY).map_err(|e| self.err(e))?;
+        Ok(super::shared::change_number(value.as_ref().map(|v| v.value())))
+    }
+
+    /// What was written between change `since` and this snapshot: the memories to read
+    /// again, or everything when the log does not reach back that far.
+    pub fn changes_since(&self, since: u64) -> StoreResult<super::Since> {
+        let now = self.change_number()?;
+        let log = match self.txn.open_table(super::changes::CHANGES) {
+            Ok(log) => Some(log),
+            Err(redb::TableError::TableDoesNotExist(_)) => None,
+            Err(e) => return Err(self.err(e)),
+        };
+        super::changes::since(log.as_ref(), since, now).map_err(|e| self.err(e))
+    }
+
     /// Number of memories stored (soft-deleted ones included).
     pub fn len(&self) -> StoreResult<u64> {
         let table = self.txn.open_table(MEMORIES).map_err(|e| self.err(e))?;

@@ -5,14 +5,14 @@
 //! waits for it with a short backoff instead of failing: the holder is another
 //! memlens process in the middle of one transaction, which takes milliseconds.
 //!
-//! [`CHANGE_KEY`] and [`change_number`] are the format of the change number the
-//! browser's live view is to poll (docs/design.md); no commit writes it yet.
+//! [`CHANGE_KEY`] and [`change_number`] are the format of the change number every
+//! commit advances (see `changes.rs`), which the browser's live view polls.
 
 use super::error::{StoreError, StoreResult};
 use std::time::{Duration, Instant};
 
-/// The metadata key of the change number: a u64, little-endian, to be advanced by one
-/// on every committed write.
+/// The metadata key of the change number: a u64, little-endian, advanced by one on
+/// every committed write.
 pub const CHANGE_KEY: &str = "change_number";
 
 /// How long an open waits for another process to let go of the file by default.

@@ -69,8 +69,9 @@ pub const KEY_SCHEMA: &str = "schema_version";
 /// `META` key of the next free document number.
 pub const KEY_NEXT_DOC: &str = "next_doc";
 /// `META` keys that belong to the store format and cannot be set from outside.
-pub const RESERVED_META_KEYS: [&str; 5] = [
+pub const RESERVED_META_KEYS: [&str; 6] = [
     KEY_FORMAT,
+    super::shared::CHANGE_KEY,
     KEY_SCHEMA,
     KEY_NEXT_DOC,
     crate::index::KEY_INDEX,

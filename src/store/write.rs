@@ -58,6 +58,9 @@ pub struct StoreWriter {
     /// Ids put or purged through [`put`](Self::put) and [`purge`](Self::purge), in order,
     /// each with the read count it had before (0 for a new memory).
     touched: Vec<(String, u32)>,
+    /// True once [`bulk`](Self::bulk) was handed out: the commit may have written any
+    /// number of memories, so the change log says everything changed.
+    bulk_used: bool,
 }
 
 impl StoreWriter {
@@ -73,6 +76,7 @@ impl StoreWriter {
             new_ids: NewIds::default(),
             write_through: None,
             touched: Vec::new(),
+            bulk_used: false,
         }
     }
 
@@ -172,6 +176,11 @@ impl StoreWriter {
     /// The memory tables held open for many puts (the import path). Drop the
     /// returned writer before calling `commit`.
     pub fn bulk(&mut self) -> StoreResult<BulkWriter<'_>> {
+        self.bulk_used = true;
+        self.bulk_writer()
+    }
+
+    fn bulk_writer(&mut self) -> StoreResult<BulkWriter<'_>> {
         self.load_next_doc()?;
         let txn = live(&self.txn, &self.path)?;
         let mut bulk = BulkWriter::new(
@@ -189,7 +198,7 @@ impl StoreWriter {
 
     /// Inserts the memory, or replaces the one with the same id; returns the old record.
     pub fn put(&mut self, memory: &Memory) -> StoreResult<Option<Memory>> {
-        let old = self.bulk()?.put(memory)?.old;
+        let old = self.bulk_writer()?.put(memory)?.old;
         let reads = old.as_ref().map_or(0, |m| m.read_count);
         self.touched.push((memory.id.clone(), reads));
         Ok(old)
@@ -197,7 +206,7 @@ impl StoreWriter {
 
     /// Removes a memory for good (links from other memories to it stay, shown as missing).
     pub fn purge(&mut self, id: &str) -> StoreResult<Memory> {
-        let old = self.bulk()?.purge(id)?;
+        let old = self.bulk_writer()?.purge(id)?;
         self.touched.push((id.to_string(), old.read_count));
         Ok(old)
     }
@@ -227,6 +236,8 @@ impl StoreWriter {
     /// index is.
     /// In a write in steps, a failed commit undoes the steps too.
     pub fn commit(mut self) -> StoreResult<()> {
+        let written: Option<Vec<String>> =
+            (!self.bulk_used).then(|| self.touched.iter().map(|(id, _)| id.clone()).collect());
         if let Some(hook) = self.write_through.take()
             && !self.touched.is_empty()
         {
@@ -234,7 +245,7 @@ impl StoreWriter {
             hook.before_commit(&self, &touched)
                 .map_err(StoreError::WriteThrough)?;
         }
-        match self.commit_all() {
+        match self.commit_all(written.as_deref()) {
             Ok(()) => {
                 // committed: the steps are kept
                 self.steps = None;
@@ -247,7 +258,7 @@ impl StoreWriter {
         }
     }
 
-    fn commit_all(&mut self) -> StoreResult<()> {
+    fn commit_all(&mut self, written: Option<&[String]>) -> StoreResult<()> {
         let txn = live(&self.txn, &self.path)?;
         self.appended
             .write_into(txn, MEMORIES)
@@ -266,6 +277,7 @@ impl StoreWriter {
             meta.insert(KEY_NEXT_DOC, next.to_le_bytes().as_slice())
                 .map_err(|e| self.err(e))?;
         }
+        super::changes::record(txn, written).map_err(|e| self.err(e))?;
         let txn = self.txn.take().ok_or_else(|| self.err(ENDED))?;
         super::open::commit_durably(txn).map_err(|e| self.err(e))
     }

@@ -7,7 +7,7 @@ use super::action::Action;
 use super::effect::HistogramJob;
 use super::state::{DetailView, Facets, LinkRow, SliderHistogram};
 use crate::search::{Filters, Histogram, NumericField, SearchRequest, SearchResponse, Searcher};
-use crate::store::Store;
+use crate::store::{Store, StoreReader};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Instant;
@@ -27,12 +27,12 @@ pub trait SearchSource: Send + Sync {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// The source of the store as it is now, given that only the memories `changed`
+    /// The source of the snapshot `reader`, given that only the memories `changed`
     /// (by id) were written since this source was built; `None` when this source cannot
     /// be updated and must be loaded again whole.
     fn updated(
         &self,
-        _store: &Store,
+        _reader: StoreReader,
         _changed: &[String],
     ) -> Option<Result<Arc<dyn SearchSource>, String>> {
         None
@@ -67,12 +67,11 @@ impl SearchSource for Searcher {
     }
     fn updated(
         &self,
-        store: &Store,
+        reader: StoreReader,
         changed: &[String],
     ) -> Option<Result<Arc<dyn SearchSource>, String>> {
-        let updated = store
-            .read()
-            .and_then(|reader| self.apply(reader, changed))
+        let updated = self
+            .apply(reader, changed)
             .map(|s| Arc::new(s) as Arc<dyn SearchSource>)
             .map_err(|e| e.to_string());
         Some(updated)

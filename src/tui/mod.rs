@@ -26,6 +26,7 @@ pub mod terminal;
 pub mod theme;
 pub mod update;
 pub mod view;
+pub mod watch;
 pub mod worker;
 pub mod write;
 

@@ -3,16 +3,19 @@
 //! request wins: requests sit in a watch channel that keeps only the latest, every
 //! answer carries its generation, and the state drops answers of older generations.
 //!
-//! After a write the index is updated, not rebuilt: the worker notes the id of every
-//! memory each write touched, and the reload hands those to
-//! [`SearchSource::updated`]; only when that fails is the index loaded again whole.
+//! After a write — the browser's own, or another process's, which the live view
+//! ([`super::watch`]) notices — the index is updated, not rebuilt: the reload reads from
+//! the store's change log which memories were written since the change the index holds
+//! and hands those to [`SearchSource::updated`]; only when the log cannot say, or that
+//! fails, is the index loaded again whole.
 
 use super::action::Action;
 use super::effect::{Effect, HistogramJob};
 use super::offload::{Waits, offload};
+use super::watch::{Held, held_now, watch_store};
 use super::write::{WriteJob, write_task};
 use crate::search::{SearchRequest, Searcher};
-use crate::store::Store;
+use crate::store::{Since, Store};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -38,9 +41,6 @@ pub fn searcher_loader() -> Loader {
         Ok(Arc::new(searcher) as Arc<dyn SearchSource>)
     })
 }
-
-/// Ids of the memories written since the newest search source was built.
-type Pending = Arc<Mutex<Vec<String>>>;
 
 /// The newest search source, for the reload to update.
 type Latest = Arc<Mutex<Option<Arc<dyn SearchSource>>>>;
@@ -93,7 +93,8 @@ impl Worker {
         let (reviews, reviews_rx) = mpsc::unbounded_channel();
         let (writes, writes_rx) = mpsc::unbounded_channel();
         let (written, written_rx) = mpsc::unbounded_channel();
-        let pending: Pending = Arc::default();
+        // before the load starts, so the index it loads holds at least this change
+        let held = held_now(&store);
         let latest: Latest = Arc::default();
         let waits = Waits::default();
         let newest_search = Arc::new(AtomicU64::new(0));
@@ -116,7 +117,7 @@ impl Worker {
             Reload {
                 store: store.clone(),
                 loader,
-                pending: pending.clone(),
+                held: held.clone(),
                 latest,
             },
             reload_rx,
@@ -133,8 +134,15 @@ impl Worker {
             reviews_rx,
             Answers::new(&actions, &waits),
         ));
+        tokio::spawn(watch_store(
+            store.clone(),
+            held,
+            reload.clone(),
+            actions.clone(),
+            waits.clone(),
+        ));
         let writer = tokio::spawn(write_task(store, writes_rx, written, waits.clone()));
-        tokio::spawn(note_writes(written_rx, pending, actions));
+        tokio::spawn(pass_on(written_rx, actions));
         Worker {
             search,
             newest_search,
@@ -276,26 +284,13 @@ fn newest<T: Clone>(
     Some((generation, request))
 }
 
-/// Passes the answers of writes on to the app, noting first the ids each one touched,
-/// so the reload they ask for knows what to update.
-async fn note_writes(
+/// Passes the answers of writes on to the app (the reload each one asks for reads what
+/// it wrote from the change log).
+async fn pass_on(
     mut written: mpsc::UnboundedReceiver<Action>,
-    pending: Pending,
     actions: mpsc::UnboundedSender<Action>,
 ) {
     while let Some(action) = written.recv().await {
-        {
-            let mut ids = pending.lock().unwrap_or_else(PoisonError::into_inner);
-            match &action {
-                Action::Written(outcome) => {
-                    if let Ok(report) = &outcome.result {
-                        ids.extend(report.changed.iter().map(|w| w.id.clone()));
-                    }
-                }
-                Action::ReadTracked { id, result: Ok(_) } => ids.push(id.clone()),
-                _ => {}
-            }
-        }
         // The screen may be gone already on quit; the write is done either way.
         let _ = actions.send(action);
     }
@@ -475,30 +470,39 @@ async fn answer_while_loading(
 struct Reload {
     store: Arc<Store>,
     loader: Loader,
-    pending: Pending,
+    /// The change number the newest source holds.
+    held: Held,
     latest: Latest,
 }
 
 impl Reload {
     /// The search source of the store as it is now: the newest source updated with the
-    /// memories written since, or (when there is none yet, or the update fails) a full
-    /// load. Runs on a blocking thread.
+    /// memories the change log names since the change it holds, or (when there is none
+    /// yet, the log cannot say, or the update fails) a full load. Runs on a blocking
+    /// thread.
     fn next_source(&self) -> Result<Arc<dyn SearchSource>, String> {
-        // Taken before the update reads its snapshot: every id taken belongs to a write
-        // already committed, so the snapshot holds it; ids noted later stay for the
-        // next reload, which their write asks for.
-        let changed =
-            std::mem::take(&mut *self.pending.lock().unwrap_or_else(PoisonError::into_inner));
+        let reader = self.store.read().map_err(|e| e.to_string())?;
+        let now = reader.change_number().map_err(|e| e.to_string())?;
+        let held = self.held.load(AtomicOrdering::Relaxed);
+        let since = reader
+            .changes_since(held)
+            .map_err(|e| e.to_string())?;
         let base = self
             .latest
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone();
-        let updated = base.and_then(|b| b.updated(&self.store, &changed));
+        let updated = match (base, since) {
+            (Some(base), Since::Nothing) => Some(Ok(base)),
+            (Some(base), Since::Ids(ids)) => base.updated(reader, &ids),
+            (None, _) | (_, Since::Everything) => None,
+        };
         let source = match updated {
             Some(Ok(source)) => source,
+            // loads a snapshot at least as new as `now`
             Some(Err(_)) | None => (self.loader)(&self.store)?,
         };
+        self.held.store(now, AtomicOrdering::Relaxed);
         *self.latest.lock().unwrap_or_else(PoisonError::into_inner) = Some(source.clone());
         Ok(source)
     }
