@@ -324,43 +324,6 @@ fn the_mcp_memory_servers_own_file_imports_whole_as_its_graph_says() {
 }
 
 #[test]
-fn openmemorys_download_zip_imports_as_downloaded_with_auto_and_its_format() {
-    use memlens::exchange::{Format, ImportSource, import};
-    use memlens::model::Status;
-    for (file, format) in [
-        ("openmemory_export.zip", None),
-        ("openmemory_export.zip", Some(Format::Openmemory)),
-        ("openmemory_export_tables_only.zip", None),
-    ] {
-        let (_dir, store) = temp_store();
-        let source = ImportSource::Path(reference(file), format);
-        let summary = import(&store, &[source], &options(OnConflict::Fail)).unwrap();
-        assert_eq!(summary.added, 5, "{file}");
-        assert_eq!(summary.sources[0].1, Format::Openmemory);
-        let got = memories_by_id(&store);
-        let m = |n: u8| &got[&format!("m0000000-0000-4000-8000-00000000000{n}")];
-        assert_eq!(m(1).body, "likes green tea");
-        assert_eq!(m(1).tags, ["food"]);
-        assert_eq!(m(1).created_at.to_string(), "2025-01-02T03:04:05.123456Z");
-        assert_eq!(m(1).extra["app"], "cursor");
-        assert!(
-            m(2).has_empty_body(),
-            "{file}: an empty content is a memory"
-        );
-        assert_eq!(m(3).status, Status::Deprecated);
-        assert_eq!(m(3).extra["archived_at"], "2025-03-05T00:00:00+00:00");
-        // the deletion time only memories.json has
-        assert_eq!(
-            m(4).deleted_at.map(|t| t.to_string()).as_deref(),
-            Some("2025-04-03T12:00:00.000Z"),
-            "{file}"
-        );
-        assert_eq!(m(4).tags, ["food", "work"]);
-        assert_eq!(m(5).status, Status::Stale);
-    }
-}
-
-#[test]
 fn a_file_that_is_not_openmemorys_zip_is_refused_saying_why() {
     use memlens::exchange::{Format, ImportSource, import};
     let (dir, store) = temp_store();

@@ -13,9 +13,12 @@ use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-/// remember-mcp arguments memlens has no use for; given, they are named in the
-/// answer's `ignored` list rather than refused, so existing prompts keep working.
-const IGNORED: [&str; 7] = [
+/// remember-mcp arguments memlens has no use for (it keeps no source URLs, templates,
+/// threads, moderation flags, structured content or follow-up reminders); given, they
+/// are named in the answer's `ignored` list rather than refused, so existing prompts
+/// keep working. The tools' schemas list them, so that a client checking its arguments
+/// against the schema sends them too.
+pub const IGNORED: [&str; 9] = [
     "references",
     "template_id",
     "skip_template_suggestion",
@@ -23,6 +26,8 @@ const IGNORED: [&str; 7] = [
     "thread_root_id",
     "moderation_flags",
     "structured_content",
+    "follow_up_date",
+    "follow_up_targets",
 ];
 
 /// The fields of a memory an agent may give (besides the scored dimensions).
@@ -38,8 +43,10 @@ pub struct MemoryFields {
     /// Tags for organisation
     pub tags: Option<Vec<String>>,
     /// Significance/priority 0–1 (default 0.5)
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub weight: Option<f64>,
     /// Trust 0–1 (default 0.5)
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub trust: Option<f64>,
     /// personal, team, module or shared (default personal)
     pub scope: Option<String>,
@@ -80,14 +87,31 @@ pub struct GetParams {
 
 /// The schema of `remember_create_memory`: its fields and every scored dimension.
 fn create_schema() -> std::sync::Arc<rmcp::model::JsonObject> {
-    let mut schema = (*with_scores(input_schema::<CreateParams>())).clone();
+    let mut schema = with_ignored(&with_scores(input_schema::<CreateParams>()));
     schema.insert("required".into(), json!(["content"]));
     std::sync::Arc::new(schema)
 }
 
 /// The schema of `remember_update_memory`: its fields and every scored dimension.
 fn update_schema() -> std::sync::Arc<rmcp::model::JsonObject> {
-    with_scores(input_schema::<UpdateParams>())
+    std::sync::Arc::new(with_ignored(&with_scores(input_schema::<UpdateParams>())))
+}
+
+/// `schema` with a property of any type for each of the [`IGNORED`] arguments.
+fn with_ignored(schema: &rmcp::model::JsonObject) -> rmcp::model::JsonObject {
+    let mut schema = schema.clone();
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        for name in IGNORED {
+            props.insert(
+                name.into(),
+                json!({
+                    "description": "remember-mcp's argument, accepted and ignored by memlens \
+                                    (named in the answer's `ignored`)"
+                }),
+            );
+        }
+    }
+    schema
 }
 
 /// A number argument as the text `memlens set` parses, or why it is not one.

@@ -68,9 +68,11 @@ pub struct SearchByFilters {
     pub weight_min: Option<f64>,
     /// Highest weight
     pub weight_max: Option<f64>,
-    /// Lowest trust
+    /// Lowest confidentiality level, 1 public … 5 secret (remember-core's `trust_score`,
+    /// which this filter compares there); memories without a level are left out
     pub trust_min: Option<f64>,
-    /// Highest trust
+    /// Highest confidentiality level, 1 public … 5 secret (remember-core's `trust_score`);
+    /// memories without a level are left out
     pub trust_max: Option<f64>,
     /// Created on or after (ISO 8601)
     pub date_from: Option<String>,
@@ -110,8 +112,9 @@ pub struct SearchByParams {
     #[schemars(extend("enum" = ["asc", "desc"]))]
     pub sort_order: Option<String>,
     /// Property to sort by (byProperty only): any feel_* or functional_* score, a
-    /// composite, weight, trust, confidence, rating_bayesian, rating_count,
-    /// relationship_count, read_count, rem_visits, created_at, updated_at
+    /// composite, weight, trust, confidence, trust_level (remember-mcp's trust_score),
+    /// rating_bayesian, rating_count, relationship_count, read_count (remember-mcp's
+    /// access_count), rem_visits, created_at, updated_at
     pub sort_field: Option<String>,
     /// Max results (default 10, byBroad 50; at most 100)
     #[schemars(range(min = 1, max = 100))]
@@ -294,10 +297,11 @@ fn mem_search_json(req: &SearchRequest, resp: SearchResponse) -> Result<Value, T
 }
 
 /// The numeric field a `sort_field` names: memlens's names, remember-mcp's other names
-/// for the scored dimensions, and its `trust_score` and `access_count`.
+/// for the scored dimensions, and its `trust_score` (the confidentiality level, as
+/// remember-core stores it) and `access_count`.
 fn sort_field(name: &str) -> Result<NumericField, ToolError> {
     let name = match name {
-        "trust_score" => "trust",
+        "trust_score" => "trust_level",
         "access_count" => "read_count",
         other => other,
     };
@@ -336,7 +340,8 @@ fn search_by_filters(f: &SearchByFilters, deleted: Option<&str>) -> Result<Filte
         ("exclude_type", list(&f.exclude_types)),
         ("tag", list(&f.tags)),
         ("weight", range(f.weight_min, f.weight_max)),
-        ("trust", range(f.trust_min, f.trust_max)),
+        // remember-core compares `trust_score`, the confidentiality level
+        ("trust_level", range(f.trust_min, f.trust_max)),
         ("created_at", dates),
         ("rating_min", f.rating_min.map(|v| v.to_string())),
         (

@@ -53,8 +53,13 @@ pub fn corpus(n: usize) -> String {
 
 /// A store of [`corpus`]`(n)` imported by the binary into `dir`.
 pub fn store(dir: &Path, n: usize) -> PathBuf {
+    store_of(dir, &corpus(n))
+}
+
+/// A store of these JSONL lines imported by the binary into `dir`.
+pub fn store_of(dir: &Path, jsonl: &str) -> PathBuf {
     let input = dir.join("memories.jsonl");
-    std::fs::write(&input, corpus(n)).expect("write corpus");
+    std::fs::write(&input, jsonl).expect("write corpus");
     let db = dir.join("store.redb");
     let out = memlens(&[
         "import",
