@@ -29,7 +29,7 @@ TARGETS=("$@")
 if [ "${#TARGETS[@]}" -eq 0 ]; then
     TARGETS=("${ALL[@]}")
 fi
-cargo +nightly fuzz build
+cargo +nightly fuzz build -s none
 final_stat() { sed -n "s/^stat::$1: *//p" "$2" | tail -1; }
 summary=()
 total=0
@@ -38,7 +38,7 @@ for t in "${TARGETS[@]}"; do
     mkdir -p "target/corpus/$t"
     echo "== $t: $runs executions"
     log="target/fuzz-$t.log"
-    if ! nice -n 19 cargo +nightly fuzz run "$t" "target/corpus/$t" "corpus/$t" -- \
+    if ! nice -n 19 cargo +nightly fuzz run -s none "$t" "target/corpus/$t" "corpus/$t" -- \
         -runs="$runs" -rss_limit_mb=512 -timeout=10 -print_final_stats=1 >"$log" 2>&1; then
         tail -40 "$log"
         echo "== $t FAILED (log: fuzz/$log)"
