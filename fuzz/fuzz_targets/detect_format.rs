@@ -1,5 +1,6 @@
-//! `--format auto`: detection of a file by its name and first record, then the import
-//! in the format detected, as `memlens import` does it.
+//! `--format auto`: detection of a file by its name and first record, then the import's
+//! checks (`common::check_import`) in the format detected and with the format left to
+//! detection, as `memlens import` does it.
 //!
 //! The first byte picks the file's name (`.jsonl`, `.json`, `.gz`, `.md`, none).
 
@@ -24,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = detect_line(text);
     }
     if let Ok(format) = detect(&path) {
-        common::dry_import(ImportSource::Path(path.clone(), Some(format)));
+        common::check_import(data, ImportSource::Path(path.clone(), Some(format)));
     }
-    common::dry_import(ImportSource::Path(path, None));
+    common::check_import(data, ImportSource::Path(path, None));
 });

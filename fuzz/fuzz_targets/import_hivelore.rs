@@ -1,5 +1,6 @@
-//! hivelore: one memory file (frontmatter and body) and the usage sidecar, read as a
-//! tree by the whole import; what was read must render and read back the same.
+//! hivelore: one memory file (frontmatter and body) and the usage sidecar; what was
+//! read must render and read back the same; then the same files as a tree, through the
+//! import's checks (`common::check_import`).
 //!
 //! The input is the `.md` file, then optionally a line `%%usage%%` and `usage.json`.
 
@@ -67,5 +68,5 @@ fuzz_target!(|data: &[u8]| {
             let _ = std::fs::remove_file(&usage_path);
         }
     }
-    common::dry_import(ImportSource::Path(root, Some(Format::Hivelore)));
+    common::check_import(data, ImportSource::Path(root, Some(Format::Hivelore)));
 });
