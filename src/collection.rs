@@ -36,8 +36,8 @@ use crate::search::plan::{self, Index};
 use crate::search::{Filters, Histogram, NumericField, SearchRequest, SearchResponse, Searcher};
 use crate::store::{Since, Store, StoreError, StoreReader};
 use std::path::Path;
-use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 /// Why a collection call failed. Nothing is written when one is returned.

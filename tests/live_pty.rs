@@ -32,7 +32,10 @@ async fn an_agents_writes_show_in_the_open_browser_and_commands_keep_working() {
                    "title": "Zebra agent memory", "type": "gotcha"}),
         )
         .await;
-    let id = created["memory_id"].as_str().expect("the new id").to_string();
+    let id = created["memory_id"]
+        .as_str()
+        .expect("the new id")
+        .to_string();
     let acknowledged = started.elapsed();
     let screen = run.wait_for("the agent's memory in the list", |t| {
         t.contains("Zebra agent memory")

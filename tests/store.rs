@@ -184,7 +184,11 @@ fn a_store_an_import_holds_alone_is_waited_for_then_refused() {
     w.put(&Memory::new("a", "held", Timestamp(0))).unwrap();
     w.commit().unwrap();
     // A store open as other commands open it is shared: the binary reads it.
-    let got = memlens(dir.path(), &["get", "a", "--db", path.to_str().unwrap()], &[]);
+    let got = memlens(
+        dir.path(),
+        &["get", "a", "--db", path.to_str().unwrap()],
+        &[],
+    );
     assert_eq!(got.status.code(), Some(0), "{}", stderr(&got));
     drop(store);
     // An import's open holds the file alone when nobody else has it; the binary, a
@@ -198,7 +202,11 @@ fn a_store_an_import_holds_alone_is_waited_for_then_refused() {
     );
     assert_eq!(out.status.code(), Some(1));
     drop(import);
-    let out = memlens(dir.path(), &["get", "a", "--db", path.to_str().unwrap()], &[]);
+    let out = memlens(
+        dir.path(),
+        &["get", "a", "--db", path.to_str().unwrap()],
+        &[],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 

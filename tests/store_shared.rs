@@ -130,7 +130,10 @@ fn commands_in_other_processes_run_while_this_one_holds_the_store() {
     // the snapshot kept is as it was; a new one sees every process's commits
     assert_eq!(kept.get("one").unwrap().unwrap().status.as_str(), "draft");
     let now = store.read().unwrap();
-    assert_eq!(now.get("one").unwrap().unwrap().status.as_str(), "validated");
+    assert_eq!(
+        now.get("one").unwrap().unwrap().status.as_str(),
+        "validated"
+    );
     assert_eq!(now.get("two").unwrap().unwrap().rating_count, 1);
     assert!(now.get("three").unwrap().is_some());
     assert_eq!(now.change_number().unwrap(), held + 3);

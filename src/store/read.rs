@@ -75,8 +75,12 @@ impl StoreReader {
             Err(redb::TableError::TableDoesNotExist(_)) => return Ok(0),
             Err(e) => return Err(self.err(e)),
         };
-        let value = meta.get(super::shared::CHANGE_KEY).map_err(|e| self.err(e))?;
-        Ok(super::shared::change_number(value.as_ref().map(|v| v.value())))
+        let value = meta
+            .get(super::shared::CHANGE_KEY)
+            .map_err(|e| self.err(e))?;
+        Ok(super::shared::change_number(
+            value.as_ref().map(|v| v.value()),
+        ))
     }
 
     /// What was written between change `since` and this snapshot: the memories to read

@@ -484,9 +484,7 @@ impl Reload {
         let reader = self.store.read().map_err(|e| e.to_string())?;
         let now = reader.change_number().map_err(|e| e.to_string())?;
         let held = self.held.load(AtomicOrdering::Relaxed);
-        let since = reader
-            .changes_since(held)
-            .map_err(|e| e.to_string())?;
+        let since = reader.changes_since(held).map_err(|e| e.to_string())?;
         let base = self
             .latest
             .lock()
