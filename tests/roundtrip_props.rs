@@ -320,3 +320,26 @@ fn a_hivelore_file_with_unicode_noncharacters_reads_back() {
     want.source = back.source.clone();
     assert_eq!(back, want);
 }
+
+#[test]
+fn a_hivelore_file_with_plain_and_kinded_links_reads_back_in_the_same_order() {
+    // a plain `related` link listed before a kinded one in `relationships:` is written
+    // back in `related_ids`, after the others: it read back in another order
+    let read = hivelore_memory(concat!(
+        "---\nid: a\nrelationships:\n",
+        "  - target: b\n    note: an unknown key\n",
+        "  - target: c\n    kind: supersedes\n",
+        "  - target: d\n    kind: related\n    strength: 0.5\n",
+        "related_ids:\n  - e\n",
+        "---\nthe body\n"
+    ));
+    let targets: Vec<&str> = read
+        .relationships
+        .iter()
+        .map(|r| r.target.as_str())
+        .collect();
+    assert_eq!(targets, ["c", "d", "b", "e"]);
+    let mut back = hivelore_memory(&render(&read));
+    back.source = read.source.clone();
+    assert_eq!(back, read);
+}

@@ -292,6 +292,12 @@ pub fn parse_memory(
                 sink.warning(field_line(&w.field), &w.field, w.reason);
             }
             memory.extra = extra;
+            // the file memlens writes lists the plain `related` links in `related_ids`
+            // after the others in `relationships`; read every file in that order, so
+            // that what memlens writes reads back as it was
+            memory
+                .relationships
+                .sort_by_key(super::write::is_plain_related);
             sink.memory(1, memory);
         }
         Err(errors) => {

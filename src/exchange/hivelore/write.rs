@@ -70,7 +70,7 @@ pub fn frontmatter(memory: &Memory) -> Vec<(String, Value)> {
 }
 
 /// True for a relationship `related_ids` can carry (kind `related`, no strength).
-fn is_plain_related(rel: &Relationship) -> bool {
+pub(super) fn is_plain_related(rel: &Relationship) -> bool {
     rel.kind == "related" && rel.strength.is_none()
 }
 
