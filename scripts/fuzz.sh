@@ -15,13 +15,13 @@
 set -eu
 cd "$(dirname "$0")/../fuzz"
 declare -A SHARE=(
-    [import_jsonl]=1000000
-    [import_hivelore]=1000000
-    [import_mcp_memory]=1000000
-    [import_openmemory]=1000000
-    [detect_format]=1000000
-    [filter]=2000000
-    [config]=3000000
+    [import_jsonl]=600000
+    [import_hivelore]=600000
+    [import_mcp_memory]=600000
+    [import_openmemory]=600000
+    [detect_format]=600000
+    [filter]=1000000
+    [config]=6000000
 )
 ALL=(import_jsonl import_hivelore import_mcp_memory import_openmemory detect_format filter
      config)
