@@ -33,6 +33,7 @@
 use crate::curate::{Applied, Change, CurateError, UndoStack};
 use crate::model::Memory;
 use crate::search::plan::{self, Index};
+use crate::search::random;
 use crate::search::{Filters, Histogram, NumericField, SearchRequest, SearchResponse, Searcher};
 use crate::store::{Since, Store, StoreError, StoreReader};
 use std::path::Path;
@@ -86,6 +87,10 @@ pub trait Collection: Send + Sync {
         }
         self.search(request).map(Some)
     }
+
+    /// A uniform sample of `request.limit` memories of everything `request` finds (its
+    /// filters and query), drawn with `seed`; `total` is the size of the set drawn from.
+    fn sample(&self, request: &SearchRequest, seed: u64) -> CollectionResult<SearchResponse>;
 
     /// The distribution of `field` over what `filters` keep (the field's own range left
     /// out) in `bins` bins, with how many its range keeps: a slider of the filter panel.
@@ -169,6 +174,15 @@ impl LocalCollection {
             Backing::Store(store) => Some(store),
             Backing::Snapshot(_) => None,
         }
+    }
+
+    /// A new snapshot of the memories as they are now (of a read-only collection too:
+    /// its store as it is now).
+    pub fn reader(&self) -> CollectionResult<StoreReader> {
+        Ok(match &self.backing {
+            Backing::Snapshot(reader) => reader.again()?,
+            Backing::Store(store) => store.read()?,
+        })
     }
 
     /// True once the in-memory searcher answers.
@@ -310,6 +324,15 @@ impl Collection for LocalCollection {
             // the persisted index answers whole; a newer request waits at most for it
             None => self.search(request).map(Some),
         }
+    }
+
+    fn sample(&self, request: &SearchRequest, seed: u64) -> CollectionResult<SearchResponse> {
+        let resp = match self.current()? {
+            Some(searcher) => random::sample(&searcher, request, seed),
+            // drawing needs every match in memory: a searcher of this snapshot only
+            None => random::sample(&Searcher::open(self.reader()?)?, request, seed),
+        };
+        exact(resp)
     }
 
     fn histogram(

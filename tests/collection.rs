@@ -1,5 +1,5 @@
-//! The front door: a `LocalCollection` answers like a loaded searcher before and after
-//! its load, brings the loaded searcher up to date after its own changes, undoes and
+//! The front door: a `LocalCollection` answers (pages and random draws) like a loaded
+//! searcher before and after its load, brings the loaded searcher up to date after its own changes, undoes and
 //! redoes them, tells its subscribers, stops a superseded search, and refuses changes
 //! on a read-only snapshot.
 
@@ -8,7 +8,7 @@ mod search_support;
 use memlens::collection::{Collection, CollectionError, LocalCollection};
 use memlens::curate::{Change, Edit};
 use memlens::model::{Memory, Timestamp};
-use memlens::search::{BrowseMode, Engine, SearchRequest, Searcher};
+use memlens::search::{BrowseMode, Engine, SearchRequest, Searcher, random};
 use search_support::store_with;
 use std::sync::Arc;
 
@@ -54,14 +54,24 @@ fn requests() -> Vec<SearchRequest> {
 
 fn loaded_answers(store: &memlens::store::Store) -> Vec<memlens::search::SearchResponse> {
     let searcher = Searcher::load(&store.read().expect("read")).expect("load");
-    requests().iter().map(|r| searcher.search(r)).collect()
+    let pages = requests().into_iter().map(|r| searcher.search(&r));
+    let draws = requests()
+        .into_iter()
+        .map(|r| random::sample(&searcher, &r, SEED));
+    pages.chain(draws).collect()
 }
 
+/// The seed of every random draw compared.
+const SEED: u64 = 42;
+
 fn answers(c: &LocalCollection) -> Vec<memlens::search::SearchResponse> {
-    requests()
-        .iter()
-        .map(|r| c.search(r).expect("search"))
-        .collect()
+    let pages = requests()
+        .into_iter()
+        .map(|r| c.search(&r).expect("search"));
+    let draws = requests()
+        .into_iter()
+        .map(|r| c.sample(&r, SEED).expect("sample"));
+    pages.chain(draws).collect()
 }
 
 #[test]

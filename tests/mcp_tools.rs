@@ -539,3 +539,85 @@ async fn a_random_draw_is_uniform_over_the_whole_filtered_set_and_repeats_with_i
     assert_eq!(seen.len(), pool.len(), "every kept memory can be drawn");
     client.close().await;
 }
+
+#[tokio::test]
+async fn private_blocks_never_reach_an_agent_and_are_not_matched() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 10);
+    let dbs = db.to_str().unwrap();
+    let client = Client::spawn(&db).await;
+    let body = format!(
+        "Deploy key rotation runbook. <private>the root password is swordfish42</private> {}",
+        "Rotate every quarter and after staff leave. ".repeat(12)
+    );
+    client
+        .ok(
+            "remember_create_memory",
+            json!({"id": "runbook", "content": body, "title": "Rotation runbook"}),
+        )
+        .await;
+    let answers = [
+        client
+            .ok("mem_search", json!({"query": "runbook", "track": false}))
+            .await,
+        client
+            .ok(
+                "mem_search",
+                json!({"query": "rotation", "lexical_rank": true, "track": false}),
+            )
+            .await,
+        client.ok("mem_get", json!({"id": "runbook"})).await,
+        client
+            .ok(
+                "remember_search_by",
+                json!({"mode": "byTime", "query": "runbook"}),
+            )
+            .await,
+        client
+            .ok(
+                "remember_search_by",
+                json!({"mode": "byBroad", "limit": 100}),
+            )
+            .await,
+        client
+            .ok(
+                "remember_search_by",
+                json!({"mode": "byRandom", "limit": 100, "seed": 1}),
+            )
+            .await,
+    ];
+    for answer in &answers {
+        let text = answer.to_string();
+        assert!(text.contains("runbook"), "the memory is there: {text}");
+        assert!(
+            !text.contains("swordfish"),
+            "private text reached an agent: {text}"
+        );
+        assert!(
+            text.contains("[private: ") || !text.contains("Deploy key"),
+            "the placeholder marks the block: {text}"
+        );
+    }
+    // the private words are not matched
+    let none = client
+        .ok(
+            "mem_search",
+            json!({"query": "swordfish42", "track": false}),
+        )
+        .await;
+    assert_eq!(none["total"], 0, "{none}");
+    // and the CLI's broad scan masks it too
+    let broad = cli_json(&[
+        "search",
+        "--json",
+        "--mode=broad",
+        "--limit=100",
+        "--db",
+        dbs,
+    ]);
+    assert!(!broad.to_string().contains("swordfish"), "{broad}");
+    // while the store keeps the block byte for byte
+    let export = memlens(&["export", "--db", dbs]);
+    assert!(String::from_utf8_lossy(&export.stdout).contains("swordfish42"));
+    client.close().await;
+}

@@ -245,10 +245,12 @@ impl MemoryServer {
         input_schema = input_schema::<GetParams>()
     )]
     pub async fn mem_get(&self, Parameters(p): Parameters<GetParams>) -> CallToolResult {
-        self.reading(move |reader| {
+        self.reading(move |memories| {
+            let reader = memories.reader()?;
             let memory = reader
                 .get(&p.id)?
                 .ok_or_else(|| crate::store::StoreError::UnknownId(p.id.clone()))?;
+            let memory = crate::project::private::shown_memory(&memory);
             Ok(Value::Object(crate::commands::get::with_derived(
                 &reader,
                 &memory,

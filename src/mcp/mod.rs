@@ -2,9 +2,10 @@
 //! the names and parameters agents already call in hivelore (`mem_*`) and remember-mcp
 //! (`remember_*`), so existing prompts keep working. Every tool calls the library code
 //! the command line calls — the same [`crate::search::SearchRequest`], filters and
-//! [`crate::search::listing::answer`], the same [`crate::curate::Change`] — and opens
-//! the store only for the span of one call (see [`crate::store::shared`]), so a person's
-//! commands and other agents' servers share the file.
+//! [`crate::search::listing::answer`], the same [`crate::curate::Change`] — on one
+//! collection the server holds open ([`held`]); the store is shared, so the browser, a
+//! person's commands and other agents' servers use the same file at once and every
+//! call sees what they wrote.
 //!
 //! One file per group of tools: [`search_tools`] (`mem_search`, `remember_search_by`),
 //! [`memory_tools`] (`remember_create_memory`, `remember_update_memory`, `mem_get`),
@@ -14,6 +15,7 @@
 
 pub mod curation_tools;
 mod error;
+mod held;
 pub mod memory_tools;
 mod params;
 mod schema;
@@ -21,62 +23,71 @@ pub mod search_tools;
 
 pub use error::ToolError;
 
-use crate::store::{Store, StoreReader};
+use crate::collection::LocalCollection;
+use crate::store::Store;
+use held::{Held, Open};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ServerHandler, ServiceExt, tool_handler};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
-/// The server: the store's path and the tools.
+/// The server: the store it holds and the tools.
 #[derive(Clone)]
 pub struct MemoryServer {
-    path: Arc<PathBuf>,
+    held: Arc<Held>,
     tool_router: ToolRouter<MemoryServer>,
 }
 
 impl MemoryServer {
-    /// A server of the store at `path` (opened per call, never held between calls).
+    /// A server of the store at `path`, opened by the first call and kept open.
     pub fn new(path: &Path) -> MemoryServer {
         MemoryServer {
-            path: Arc::new(path.to_path_buf()),
+            held: Arc::new(Held::new(path)),
             tool_router: MemoryServer::search_tools()
                 + MemoryServer::memory_tools()
                 + MemoryServer::curation_tools(),
         }
     }
 
-    /// Runs `work` with the store opened for writing (waiting while another process
-    /// holds it), off the async threads, as a tool's answer.
-    async fn writing(
+    /// Opens the store now (when it exists) and starts loading its index, so that the
+    /// first call finds them ready; a store that cannot be opened yet is tried again
+    /// by each call, which answers why.
+    pub async fn open_early(&self) {
+        let held = Arc::clone(&self.held);
+        let _ = tokio::task::spawn_blocking(move || held.open()).await;
+    }
+
+    /// Runs `work` on the open store, off the async threads, as a tool's answer.
+    async fn with_open(
         &self,
-        work: impl FnOnce(&Store) -> Result<Value, ToolError> + Send + 'static,
+        work: impl FnOnce(&Open) -> Result<Value, ToolError> + Send + 'static,
     ) -> CallToolResult {
-        let path = Arc::clone(&self.path);
+        let held = Arc::clone(&self.held);
         blocking(move || {
-            crate::store::guarded(&path, || {
-                let store = crate::commands::open_existing(&path)?;
-                work(&store)
+            crate::store::guarded(held.path(), || {
+                let open = held.open()?;
+                work(&open)
             })
         })
         .await
     }
 
-    /// Runs `work` on a snapshot of the store (read-only when it can be), off the async
-    /// threads, as a tool's answer.
+    /// Runs `work` with the store to write to, as a tool's answer.
+    async fn writing(
+        &self,
+        work: impl FnOnce(&Store) -> Result<Value, ToolError> + Send + 'static,
+    ) -> CallToolResult {
+        self.with_open(move |open| work(&open.store)).await
+    }
+
+    /// Runs `work` on the collection (searches and reads), as a tool's answer.
     async fn reading(
         &self,
-        work: impl FnOnce(StoreReader) -> Result<Value, ToolError> + Send + 'static,
+        work: impl FnOnce(&LocalCollection) -> Result<Value, ToolError> + Send + 'static,
     ) -> CallToolResult {
-        let path = Arc::clone(&self.path);
-        blocking(move || {
-            crate::store::guarded(&path, || {
-                let reader = crate::commands::read_existing(&path)?;
-                work(reader)
-            })
-        })
-        .await
+        self.with_open(move |open| work(&open.memories)).await
     }
 }
 
@@ -124,7 +135,9 @@ pub enum ServeError {
 
 /// Serves the tools on standard input and output until the client closes them.
 pub async fn serve_stdio(path: &Path) -> Result<(), ServeError> {
-    let running = MemoryServer::new(path)
+    let server = MemoryServer::new(path);
+    server.open_early().await;
+    let running = server
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|e| ServeError::Protocol(e.to_string()))?;

@@ -10,7 +10,6 @@ use crate::search::listing::{self, Listing};
 use crate::search::{
     BrowseMode, Engine, Filters, NumericField, Order, SearchRequest, SearchResponse, broad, output,
 };
-use crate::store::StoreReader;
 use rmcp::model::CallToolResult;
 use rmcp::{schemars, tool, tool_router};
 use serde::Deserialize;
@@ -144,15 +143,16 @@ impl MemoryServer {
             Err(e) => return super::result(Err(e)),
         };
         if track {
-            self.writing(move |store| {
-                let mut resp = listing::answer(store.read()?, &req, Listing::Page)?;
+            self.with_open(move |open| {
+                let mut resp = listing::answer(&*open.memories, &req, Listing::Page)?;
+                let store = &open.store;
                 crate::curate::track_hits(store, &mut resp.hits)?;
                 mem_search_json(&req, resp)
             })
             .await
         } else {
-            self.reading(move |reader| {
-                mem_search_json(&req, listing::answer(reader, &req, Listing::Page)?)
+            self.reading(move |memories| {
+                mem_search_json(&req, listing::answer(memories, &req, Listing::Page)?)
             })
             .await
         }
@@ -172,8 +172,8 @@ impl MemoryServer {
             Ok(built) => built,
             Err(e) => return super::result(Err(e)),
         };
-        self.reading(move |reader: StoreReader| {
-            let resp = listing::answer(reader, &req, listing)?;
+        self.reading(move |memories| {
+            let resp = listing::answer(memories, &req, listing)?;
             ok_response(&resp)?;
             Ok(output::listing_json(&req, listing, &resp))
         })
@@ -280,7 +280,10 @@ fn mem_search_json(req: &SearchRequest, resp: SearchResponse) -> Result<Value, T
             if let Some(path) = m.source.as_ref().and_then(|s| s.path.clone()) {
                 o.insert("file_path".into(), path.into());
             }
-            o.insert("body".into(), m.body.clone().into());
+            o.insert(
+                "body".into(),
+                crate::project::private::shown(&m.body).into_owned().into(),
+            );
             Value::Object(o)
         })
         .collect();

@@ -56,7 +56,7 @@ pub fn request(req: &SearchRequest) -> SearchRequest {
 /// dates, the three slices (`content_head`, `content_mid`, `content_tail`, as
 /// remember-core names them) and the significance scores present.
 pub fn hit_json(hit: &Hit) -> Value {
-    let m = &hit.memory;
+    let m = &crate::project::private::shown_memory(&hit.memory);
     let s = slices(&m.body);
     let mut o = crate::search::output::summary_json(m);
     o.insert("weight".into(), m.weight.into());

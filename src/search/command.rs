@@ -1,5 +1,6 @@
 //! `memlens search`: its flags (SPEC §4) and what it prints.
 
+use crate::collection::LocalCollection;
 use crate::search::listing::{self, Listing};
 use crate::search::output;
 use crate::search::request::{BrowseMode, Engine, Filters, NumericField, Order, SearchRequest};
@@ -190,7 +191,7 @@ fn respond(
 ) -> anyhow::Result<()> {
     let req = args.request()?;
     let listing = args.listing()?;
-    let mut resp = listing::answer(reader, &req, listing)?;
+    let mut resp = listing::answer(&LocalCollection::snapshot(reader), &req, listing)?;
     if let Some(damage) = resp.damage.take() {
         anyhow::bail!(damage);
     }

@@ -2,10 +2,9 @@
 //! tools — whatever list it asks for: a page in a browse mode's order, the broad scan,
 //! or a random draw.
 
-use crate::collection::{Collection, CollectionError, LocalCollection};
+use crate::collection::{Collection, CollectionError};
 use crate::search::request::{SearchRequest, SearchResponse};
-use crate::search::{broad, random, searcher::Searcher};
-use crate::store::StoreReader;
+use crate::search::{broad, random};
 
 /// Which list a request is answered with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -36,24 +35,18 @@ impl Listing {
     }
 }
 
-/// Answers `req` as `listing` asks, from the snapshot `reader`: the persisted index
-/// through the front door ([`LocalCollection`]), which answers a page from the persisted
-/// index; a random draw samples a [`Searcher`] opened on it.
+/// Answers `req` as `listing` asks, through the front door: a page or the broad scan
+/// is [`Collection::search`], a random draw [`Collection::sample`].
 pub fn answer(
-    reader: StoreReader,
+    memories: &dyn Collection,
     req: &SearchRequest,
     listing: Listing,
 ) -> Result<SearchResponse, CollectionError> {
     match listing {
-        Listing::Page => page(reader, req),
-        Listing::Broad => page(reader, &broad::request(req)),
+        Listing::Page => memories.search(req),
+        Listing::Broad => memories.search(&broad::request(req)),
         Listing::Random { seed } => {
-            let seed = seed.unwrap_or_else(random::Draw::fresh_seed);
-            Ok(random::sample(&Searcher::open(reader)?, req, seed))
+            memories.sample(req, seed.unwrap_or_else(random::Draw::fresh_seed))
         }
     }
-}
-
-fn page(reader: StoreReader, req: &SearchRequest) -> Result<SearchResponse, CollectionError> {
-    LocalCollection::snapshot(reader).search(req)
 }

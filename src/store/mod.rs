@@ -127,7 +127,11 @@ impl Store {
     /// A consistent read-only snapshot of the store.
     pub fn read(&self) -> StoreResult<StoreReader> {
         let txn = self.db.begin_read().map_err(|e| self.storage(e))?;
-        Ok(StoreReader::new(txn, self.path.clone()))
+        Ok(StoreReader::owning(
+            txn,
+            self.path.clone(),
+            read::Owned::Writable(Arc::clone(&self.db)),
+        ))
     }
 
     /// A snapshot that keeps the store open for as long as it is read (for a command

@@ -5,52 +5,59 @@ use super::links::{COUNT_SOURCE, check_row, read_count};
 use super::open::storage_error;
 use super::tables::{BACKLINKS, IDS, MEMORIES, META, decode_doc};
 use crate::model::Memory;
-use redb::{ReadOnlyTable, ReadTransaction, ReadableTable, ReadableTableMetadata};
+use redb::{
+    ReadOnlyTable, ReadTransaction, ReadableDatabase, ReadableTable, ReadableTableMetadata,
+};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// A consistent view of the store at one moment; writers do not disturb it.
 pub struct StoreReader {
     txn: ReadTransaction,
     path: PathBuf,
-    /// The database a reader opened on its own keeps open (and locked); dropped after
-    /// the transaction.
-    _database: Option<Owned>,
+    /// The database the snapshot reads, kept open (dropped after the transaction) so
+    /// that [`StoreReader::again`] can take a newer snapshot of it.
+    database: Owned,
 }
 
-/// A database a [`StoreReader`] keeps open for as long as it reads.
-#[expect(
-    dead_code,
-    reason = "held only so that the database closes after the reader"
-)]
+/// The database a [`StoreReader`] keeps open for as long as it reads.
 pub(super) enum Owned {
     /// Opened read-only ([`super::Store::snapshot`]).
-    ReadOnly(redb::ReadOnlyDatabase),
-    /// A store opened for writing and handed over ([`super::Store::into_reader`]).
-    Writable(std::sync::Arc<redb::Database>),
+    ReadOnly(Arc<redb::ReadOnlyDatabase>),
+    /// Opened for writing, by a [`super::Store`] or handed over by one
+    /// ([`super::Store::into_reader`]).
+    Writable(Arc<redb::Database>),
 }
 
 impl From<redb::ReadOnlyDatabase> for Owned {
     fn from(db: redb::ReadOnlyDatabase) -> Owned {
-        Owned::ReadOnly(db)
+        Owned::ReadOnly(Arc::new(db))
     }
 }
 
 impl StoreReader {
-    pub(super) fn new(txn: ReadTransaction, path: PathBuf) -> StoreReader {
-        StoreReader {
-            txn,
-            path,
-            _database: None,
-        }
-    }
-
     pub(super) fn owning(txn: ReadTransaction, path: PathBuf, database: Owned) -> StoreReader {
         StoreReader {
             txn,
             path,
-            _database: Some(database),
+            database,
         }
+    }
+
+    /// A new snapshot of the same store as it is now: what every process committed
+    /// since this one was taken.
+    pub fn again(&self) -> StoreResult<StoreReader> {
+        let txn = match &self.database {
+            Owned::ReadOnly(db) => db.begin_read(),
+            Owned::Writable(db) => db.begin_read(),
+        }
+        .map_err(|e| self.err(e))?;
+        let database = match &self.database {
+            Owned::ReadOnly(db) => Owned::ReadOnly(Arc::clone(db)),
+            Owned::Writable(db) => Owned::Writable(Arc::clone(db)),
+        };
+        Ok(StoreReader::owning(txn, self.path.clone(), database))
     }
 
     fn err(&self, e: impl std::fmt::Display) -> StoreError {
