@@ -58,6 +58,11 @@ for size in 120x40 80x24; do
     keys l l l l
     shot "filters_$size" "$w" "$h"
     keys Escape
+    # the Random tab: a draw from every memory
+    keys 7
+    sleep 1
+    shot "random_$size" "$w" "$h"
+    keys 1
     keys '?'
     shot "help_$size" "$w" "$h"
     keys q
@@ -77,7 +82,7 @@ for size in 120x40 80x24; do
     tmux new-session -d -s memlens-shots -x "$w" -y "$h" \
         "env COLORTERM=truecolor TERM=xterm-256color XDG_CONFIG_HOME=$work/config $MEMLENS_BIN --db $work/demo-$size.redb 2>$work/stderr-review-$size"
     sleep 2
-    keys 7
+    keys 8
     sleep 1
     shot "review_pending_$size" "$w" "$h"
     # each queue is listed off the screen's loop: give it a second

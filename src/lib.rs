@@ -19,6 +19,7 @@ pub mod paths;
 pub mod project;
 pub mod review;
 pub mod search;
+pub mod stable_hash;
 pub mod store;
 pub mod text;
 pub mod tui;

@@ -1,10 +1,12 @@
-//! Agents' servers killed at random moments while they write: three `memlens mcp`
-//! processes create memories in one store at once (each opening the store per call and
-//! waiting while another holds it), and each is killed (SIGKILL) at random points and
-//! started again. Afterwards every create a server acknowledged is in the store, each
-//! once, nothing else is, and `memlens check` finds the store sound.
+//! Agents' servers and the browser killed at random moments while they write: three
+//! `memlens mcp` processes create memories in one store at once while the browser,
+//! open on the same store in a pseudo-terminal, approves memory after memory; each is
+//! killed (SIGKILL) at random points and started again. Afterwards every create a
+//! server acknowledged is in the store, each once, nothing else is, every approval the
+//! browser reported done is there, and `memlens check` finds the store sound.
 
 mod mcp_support;
+mod tui_common;
 
 use mcp_support::{bin, cli_json, memlens, store};
 use serde_json::{Value, json};
@@ -13,6 +15,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tui_common::pty::Run;
 
 /// One server driven with raw JSON-RPC lines, so it can be killed between any two bytes.
 struct Server {
@@ -132,9 +135,14 @@ fn every_acknowledged_create_survives_servers_killed_at_random() {
             }
         }));
     }
+    let approved = {
+        let db = db.clone();
+        std::thread::spawn(move || browser_approving(&db, Instant::now() + Duration::from_secs(8)))
+    };
     for a in agents {
         a.join().expect("agent thread");
     }
+    let approved = approved.join().expect("browser thread");
     let acked = acked.lock().unwrap().clone();
     assert!(
         acked.len() > 20,
@@ -148,14 +156,33 @@ fn every_acknowledged_create_survives_servers_killed_at_random() {
         "{}",
         String::from_utf8_lossy(&export.stderr)
     );
-    let ids: Vec<String> = String::from_utf8_lossy(&export.stdout)
+    let exported: Vec<Value> = String::from_utf8_lossy(&export.stdout)
         .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["id"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .collect();
+    let status = |id: &str| {
+        let m = exported.iter().find(|m| m["id"] == id);
+        m.map(|m| m["status"].clone())
+    };
+    assert!(
+        approved.len() >= 3,
+        "too few approvals to prove much: {approved:?}"
+    );
+    for id in &approved {
+        assert_eq!(
+            status(id),
+            Some(json!("validated")),
+            "the browser reported {id} approved"
+        );
+    }
+    eprintln!(
+        "{} creates acknowledged, {} approvals reported by the browser",
+        acked.len(),
+        approved.len()
+    );
+    let ids: Vec<String> = exported
+        .iter()
+        .map(|m| m["id"].as_str().unwrap().to_string())
         .filter(|id| id.starts_with('a'))
         .collect();
     let distinct: HashSet<&String> = ids.iter().collect();
@@ -183,4 +210,52 @@ fn every_acknowledged_create_survives_servers_killed_at_random() {
         got["body"].as_str().unwrap().split(' ').next(),
         Some("written")
     );
+}
+
+/// The browser on `db` approving the selected memory and moving down, again and
+/// again, killed at a random moment and started again until `deadline`. Returns the
+/// ids whose approval it reported done on its status line.
+fn browser_approving(db: &str, deadline: Instant) -> Vec<String> {
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let mut approved = Vec::new();
+    while Instant::now() < deadline {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let kill_after = Duration::from_millis(300 + rng % 900);
+        let mut run = Run::browse(std::path::Path::new(db), 160, 30);
+        // the clock starts once the list is on the screen (or after 5 s without it)
+        let opening = Instant::now();
+        while !run.text().contains(" match") && opening.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let started = Instant::now();
+        let mut last_report = String::new();
+        while started.elapsed() < kill_after && run.try_send("a") {
+            // the status line says approve `ID` once the write is durable
+            let asked = Instant::now();
+            while asked.elapsed() < Duration::from_millis(800) {
+                let text = run.text();
+                let status = text.lines().rev().find(|l| !l.trim().is_empty());
+                let report = status
+                    .and_then(|l| l.split("approve `").nth(1))
+                    .and_then(|rest| rest.split('`').next())
+                    .unwrap_or("")
+                    .to_string();
+                if !report.is_empty() && report != last_report {
+                    approved.push(report.clone());
+                    last_report = report;
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            if !run.try_send("j") {
+                break;
+            }
+        }
+        // SAFETY: kill(2) on the pid of a child this test started.
+        unsafe { libc::kill(run.pid(), libc::SIGKILL) };
+        let _ = run.exit_within(Duration::from_secs(5));
+    }
+    approved
 }

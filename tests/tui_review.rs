@@ -80,7 +80,7 @@ fn cursor(b: &Headless) -> String {
 #[test]
 fn the_review_tab_lists_pending_most_read_first_with_counts_in_the_tab_bar() {
     let (_f, mut b) = browser((120, 40));
-    b.type_keys("7");
+    b.type_keys("8");
     assert_eq!(b.state.review.queue, Some(Queue::Pending));
     let ids: Vec<String> = b
         .state
@@ -108,7 +108,7 @@ fn the_review_tab_lists_pending_most_read_first_with_counts_in_the_tab_bar() {
 #[test]
 fn approve_three_the_count_drops_by_three_and_undo_brings_one_back() {
     let (_f, mut b) = browser((120, 40));
-    b.type_keys("7");
+    b.type_keys("8");
     assert_eq!(left(&b), 6);
     let mut approved = Vec::new();
     for n in 1..=3 {
@@ -136,7 +136,7 @@ fn approve_three_the_count_drops_by_three_and_undo_brings_one_back() {
 #[test]
 fn reject_asks_a_reason_skip_changes_nothing() {
     let (_f, mut b) = browser((80, 24));
-    b.type_keys("7");
+    b.type_keys("8");
     let first = cursor(&b);
     b.type_keys("n");
     assert_eq!(left(&b), 6);
@@ -154,7 +154,7 @@ fn reject_asks_a_reason_skip_changes_nothing() {
 }
 
 fn open_duplicates(b: &mut Headless) {
-    b.type_keys("7");
+    b.type_keys("8");
     while b.state.review.queue != Some(Queue::Duplicates) {
         b.type_keys("}");
     }

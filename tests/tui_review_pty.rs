@@ -24,7 +24,7 @@ fn settled(text: &str) -> bool {
 fn approve_three_from_pending_then_undo_one() {
     let mut run = Run::start(120, 40, &[]);
     run.wait_for("the demo list", |t| t.contains("matches"));
-    run.send("7");
+    run.send("8");
     let text = run.wait_for("the pending queue", |t| left(t).is_some() && settled(t));
     let start = left(&text).expect("a count");
     assert!(start >= 4, "the demo has pending memories: {start}");

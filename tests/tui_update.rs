@@ -154,9 +154,13 @@ fn tabs_switch_modes_and_each_switch_searches_from_the_top() {
         BrowseMode::Property(_)
     ));
     update(&mut s, Action::NextTab);
+    assert_eq!(s.tab, Tab::Random, "the last tab");
+    update(&mut s, Action::NextTab);
     assert_eq!(s.tab, Tab::Relevance, "wraps from the last tab");
     update(&mut s, Action::PreviousTab);
-    assert_eq!(s.tab, Tab::Property, "wraps from the first tab");
+    assert_eq!(s.tab, Tab::Random, "wraps from the first tab");
+    update(&mut s, Action::PreviousTab);
+    assert_eq!(s.tab, Tab::Property);
     update(&mut s, Action::PreviousTab);
     assert_eq!(s.tab, Tab::Discovery);
 }

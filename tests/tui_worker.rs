@@ -57,6 +57,7 @@ fn request(query: &str, generation: u64) -> Effect {
             offset: 0,
             limit: 10,
         }),
+        draw: None,
     }
 }
 

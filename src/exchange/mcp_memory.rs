@@ -105,9 +105,7 @@ pub fn entity_id(name: &str) -> Cow<'_, str> {
     if id_problem(name).is_none() {
         return Cow::Borrowed(name);
     }
-    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
+    let hash = crate::stable_hash::fnv1a(name.as_bytes());
     let head: String = name
         .chars()
         .take(180)

@@ -35,21 +35,8 @@ pub fn normalized(text: &str) -> String {
     out
 }
 
-/// FNV-1a over bytes, then splitmix64's finaliser: stable across runs and platforms.
-pub fn hash_bytes(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    mix(h)
-}
-
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use crate::stable_hash::hash_bytes;
+use crate::stable_hash::mix;
 
 /// The text's shingles as a sorted set of 64-bit hashes.
 pub fn shingles(text: &str) -> Vec<u64> {

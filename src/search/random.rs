@@ -5,19 +5,12 @@
 use crate::search::engine::Match;
 use crate::search::request::{BrowseMode, SearchRequest, SearchResponse};
 use crate::search::searcher::{Answer, Searcher};
-use std::collections::HashSet;
+use std::collections::BinaryHeap;
 
-/// A small, fast, seedable generator (SplitMix64); the same seed gives the same draw
-/// on every machine.
-#[derive(Debug, Clone)]
-pub struct Draw(u64);
+/// Where a draw's seed comes from when nobody asked to repeat it.
+pub struct Draw;
 
 impl Draw {
-    /// A generator started from `seed`.
-    pub fn seeded(seed: u64) -> Draw {
-        Draw(seed)
-    }
-
     /// A seed from the clock and the process, for a draw nobody asked to repeat.
     pub fn fresh_seed() -> u64 {
         let nanos = std::time::SystemTime::now()
@@ -25,55 +18,75 @@ impl Draw {
             .map_or(0, |d| d.as_nanos() as u64);
         nanos ^ (u64::from(std::process::id()) << 32)
     }
+}
 
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+/// The place of the memory `id` in the draw of `seed`: a hash of the two, the same on
+/// every machine. A draw keeps the `limit` memories of lowest place (bottom-k sampling):
+/// every set of `limit` is equally likely, and a memory that leaves the set (deleted,
+/// filtered out) gives its place to the next one while the others stay drawn, so the
+/// list a person curates does not reshuffle under them.
+pub fn place(seed: u64, id: &str) -> u64 {
+    use crate::stable_hash::{hash_bytes, mix};
+    mix(hash_bytes(id.as_bytes()) ^ mix(seed.wrapping_add(0x9E37_79B9_7F4A_7C15)))
+}
+
+/// The `k` items of lowest place (ties by position), in order of place.
+fn lowest<T>(items: impl Iterator<Item = (u64, T)>, k: usize) -> Vec<T> {
+    let mut heap: BinaryHeap<(u64, usize, Wrapped<T>)> = BinaryHeap::with_capacity(k + 1);
+    if k == 0 {
+        return Vec::new();
     }
-
-    /// A number in `0..n` (`n` > 0), each equally likely up to 2^-64.
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next()) * n as u128) >> 64) as usize
+    for (i, (place, item)) in items.enumerate() {
+        if heap.len() < k {
+            heap.push((place, i, Wrapped(item)));
+        } else if let Some(top) = heap.peek()
+            && (place, i) < (top.0, top.1)
+        {
+            heap.pop();
+            heap.push((place, i, Wrapped(item)));
+        }
     }
+    let mut kept = heap.into_vec();
+    kept.sort_unstable_by_key(|(place, i, _)| (*place, *i));
+    kept.into_iter().map(|(_, _, Wrapped(item))| item).collect()
+}
 
-    /// `k` distinct positions of `0..n` (all of them when `k >= n`), every set of `k`
-    /// equally likely and in random order (Floyd's sampling, then a shuffle).
-    pub fn positions(&mut self, n: usize, k: usize) -> Vec<usize> {
-        let k = k.min(n);
-        let mut chosen = HashSet::with_capacity(k);
-        let mut out = Vec::with_capacity(k);
-        for j in n - k..n {
-            let t = self.below(j + 1);
-            let pick = if chosen.contains(&t) { j } else { t };
-            chosen.insert(pick);
-            out.push(pick);
-        }
-        for i in (1..out.len()).rev() {
-            out.swap(i, self.below(i + 1));
-        }
-        out
+/// An item that a heap carries without comparing it (places and positions decide).
+struct Wrapped<T>(T);
+
+impl<T> PartialEq for Wrapped<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl<T> Eq for Wrapped<T> {}
+impl<T> PartialOrd for Wrapped<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for Wrapped<T> {
+    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
 /// A uniform sample of `req.limit` memories of everything `req` finds (its filters and
-/// query; mode, order and offset do not apply), drawn with `seed`. `total` is the size
-/// of the set drawn from.
+/// query; mode, order and offset do not apply), drawn with `seed` and listed in the
+/// order of their [`place`]. `total` is the size of the set drawn from.
 pub fn sample(searcher: &Searcher, req: &SearchRequest, seed: u64) -> SearchResponse {
-    let mut draw = Draw::seeded(seed);
     if req.query.trim().is_empty() {
         let selection = searcher.select(&req.filters);
         let set = &selection.set;
-        let placed = draw
-            .positions(set.len(), req.limit)
-            .into_iter()
-            .map(|p| {
-                let slot = set[p];
-                (Match { slot, score: 0.0 }, None)
-            })
-            .collect::<Vec<_>>();
+        let ids = &searcher.corpus.ids;
+        let placed = lowest(
+            set.iter()
+                .map(|&slot| (place(seed, ids.get(slot as usize)), slot)),
+            req.limit,
+        )
+        .into_iter()
+        .map(|slot| (Match { slot, score: 0.0 }, None))
+        .collect::<Vec<_>>();
         let upto = placed.len();
         let answer = Answer {
             total: set.len(),
@@ -84,7 +97,7 @@ pub fn sample(searcher: &Searcher, req: &SearchRequest, seed: u64) -> SearchResp
         };
         return searcher.respond(answer, 0, upto);
     }
-    // A query: every match is found (in a fixed order) and the sample taken of them.
+    // A query: every match is found and the sample taken of them.
     let all = searcher.search(&SearchRequest {
         mode: BrowseMode::Time,
         order: None,
@@ -92,11 +105,12 @@ pub fn sample(searcher: &Searcher, req: &SearchRequest, seed: u64) -> SearchResp
         limit: usize::MAX,
         ..req.clone()
     });
-    let hits = draw
-        .positions(all.hits.len(), req.limit)
-        .into_iter()
-        .map(|p| all.hits[p].clone())
-        .collect();
+    let hits = lowest(
+        all.hits
+            .into_iter()
+            .map(|hit| (place(seed, &hit.memory.id), hit)),
+        req.limit,
+    );
     SearchResponse {
         total: all.total,
         hits,
@@ -109,35 +123,67 @@ pub fn sample(searcher: &Searcher, req: &SearchRequest, seed: u64) -> SearchResp
 mod tests {
     use super::*;
 
-    #[test]
-    fn positions_are_distinct_in_range_and_repeat_with_the_seed() {
-        for (n, k) in [(0, 3), (1, 1), (5, 10), (100, 7), (1000, 1000)] {
-            let a = Draw::seeded(9).positions(n, k);
-            assert_eq!(a.len(), k.min(n));
-            let set: HashSet<_> = a.iter().copied().collect();
-            assert_eq!(set.len(), a.len());
-            assert!(a.iter().all(|&p| p < n));
-            assert_eq!(a, Draw::seeded(9).positions(n, k));
-        }
-        assert_ne!(
-            Draw::seeded(1).positions(1000, 5),
-            Draw::seeded(2).positions(1000, 5)
-        );
+    fn ids(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("m{i:04}")).collect()
+    }
+
+    fn draw(ids: &[String], seed: u64, k: usize) -> Vec<String> {
+        lowest(ids.iter().map(|id| (place(seed, id), id.clone())), k)
     }
 
     #[test]
-    fn every_position_is_drawn_about_equally_often() {
-        // 20,000 draws of 3 of 10: each position expects 6,000; a count outside
+    fn a_draw_is_distinct_repeats_with_its_seed_and_is_the_lowest_places() {
+        let all = ids(1000);
+        for k in [0, 1, 7, 1000, 2000] {
+            let a = draw(&all, 9, k);
+            assert_eq!(a.len(), k.min(all.len()));
+            let distinct: std::collections::HashSet<_> = a.iter().collect();
+            assert_eq!(distinct.len(), a.len());
+            assert_eq!(a, draw(&all, 9, k));
+            // brute force: sort everything by place, take the first k
+            let mut sorted = all.clone();
+            sorted.sort_by_key(|id| place(9, id));
+            sorted.truncate(k);
+            assert_eq!(a, sorted);
+        }
+        assert_ne!(draw(&all, 1, 5), draw(&all, 2, 5));
+    }
+
+    #[test]
+    fn every_memory_is_drawn_about_equally_often() {
+        // 20,000 seeds drawing 3 of 10: each memory expects 6,000; a count outside
         // ±500 (over 7 standard deviations) would mean a biased draw.
+        // And each of the 120 sets of 3 expects about 167: outside ±90 (7 standard
+        // deviations) would mean some sets are favoured (a place made by XOR alone was).
+        let all = ids(10);
         let mut counts = [0u32; 10];
-        let mut draw = Draw::seeded(42);
-        for _ in 0..20_000 {
-            for p in draw.positions(10, 3) {
-                counts[p] += 1;
+        let mut sets = std::collections::HashMap::new();
+        for seed in 0..20_000 {
+            let mut set = draw(&all, seed, 3);
+            for id in &set {
+                counts[all.iter().position(|m| m == id).unwrap()] += 1;
             }
+            set.sort();
+            *sets.entry(set).or_insert(0u32) += 1;
         }
         for (p, c) in counts.iter().enumerate() {
-            assert!((5_500..=6_500).contains(c), "position {p}: {c}");
+            assert!((5_500..=6_500).contains(c), "memory {p}: {c}");
         }
+        assert_eq!(sets.len(), 120, "every set of 3 is drawn");
+        for (set, c) in &sets {
+            assert!((77..=257).contains(c), "{set:?}: {c}");
+        }
+    }
+
+    #[test]
+    fn a_memory_leaving_the_pool_gives_its_place_and_the_rest_stay() {
+        let mut all = ids(500);
+        let before = draw(&all, 5, 20);
+        let gone = before[7].clone();
+        all.retain(|id| *id != gone);
+        let after = draw(&all, 5, 20);
+        let kept: Vec<_> = before.iter().filter(|id| **id != gone).cloned().collect();
+        assert_eq!(after[..19], kept[..]);
+        assert!(!before.contains(&after[19]));
     }
 }

@@ -47,6 +47,8 @@ pub enum Action {
     ShowDiscovery,
     /// Show the Property tab.
     ShowProperty,
+    /// Show the Random tab; on it, draw a fresh sample.
+    ShowRandom,
     /// Flip the order of the list between ascending and descending.
     FlipOrder,
     /// Pick the numeric field the Property tab sorts by.
@@ -353,6 +355,7 @@ impl Action {
             Action::ShowRating => "Rating tab",
             Action::ShowDiscovery => "Discovery tab",
             Action::ShowProperty => "Property tab",
+            Action::ShowRandom => "Random tab (again: a fresh draw)",
             Action::FlipOrder => "flip the order (asc/desc)",
             Action::PickPropertyField => "pick the Property tab's field",
             Action::FocusDetail => "focus the detail pane",

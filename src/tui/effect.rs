@@ -26,6 +26,8 @@ pub enum Effect {
         generation: u64,
         /// What to search.
         request: Box<SearchRequest>,
+        /// The seed of a random draw from what `request` finds, instead of its page.
+        draw: Option<u64>,
     },
     /// Compute slider histograms, in the order given; a newer batch replaces this one.
     Histograms {

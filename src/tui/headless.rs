@@ -116,7 +116,8 @@ impl Headless {
                 Effect::Search {
                     generation,
                     request,
-                } => vec![run_search(self.source.as_ref(), generation, &request)],
+                    draw,
+                } => vec![run_search(self.source.as_ref(), generation, &request, draw)],
                 Effect::Histograms { generation, jobs } => jobs
                     .iter()
                     .map(|job| run_histogram(self.source.as_ref(), generation, job))

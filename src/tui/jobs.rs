@@ -46,6 +46,11 @@ pub trait SearchSource: Send + Sync {
     ) -> Option<SearchResponse> {
         (!superseded()).then(|| self.search(request))
     }
+    /// A random draw of `request.limit` memories from what `request` finds, with `seed`
+    /// (see [`crate::search::random::sample`]); `None` when this source cannot draw.
+    fn sample(&self, _request: &SearchRequest, _seed: u64) -> Option<SearchResponse> {
+        None
+    }
     /// Builds the caches that make later searches fast (results never change).
     fn warm(&self) {}
     /// The distinct types, tags and modules it holds, each sorted; `None` when it
@@ -79,6 +84,9 @@ impl SearchSource for Searcher {
     fn warm(&self) {
         Searcher::warm(self);
     }
+    fn sample(&self, request: &SearchRequest, seed: u64) -> Option<SearchResponse> {
+        Some(crate::search::random::sample(self, request, seed))
+    }
     fn search_unless(
         &self,
         request: &SearchRequest,
@@ -94,15 +102,25 @@ impl SearchSource for Searcher {
     }
 }
 
-/// Runs one search and tags the answer.
-pub fn run_search(source: &dyn SearchSource, generation: u64, request: &SearchRequest) -> Action {
-    let started = Instant::now();
-    let response = source.search(request);
-    Action::SearchDone {
-        generation,
-        response,
-        elapsed: started.elapsed(),
-    }
+/// Runs one search (or, with `draw`, a random draw of what it finds) and tags the
+/// answer.
+pub fn run_search(
+    source: &dyn SearchSource,
+    generation: u64,
+    request: &SearchRequest,
+    draw: Option<u64>,
+) -> Action {
+    run_search_unless(source, generation, request, draw, &|| false)
+}
+
+/// The draw of `seed` from what `request` finds; a source that cannot draw says so.
+fn drawn(source: &dyn SearchSource, request: &SearchRequest, seed: u64) -> SearchResponse {
+    source
+        .sample(request, seed)
+        .unwrap_or_else(|| SearchResponse {
+            damage: Some("this index cannot draw at random".into()),
+            ..SearchResponse::default()
+        })
 }
 
 /// Memories a search scans before it first asks whether it was superseded (later
@@ -115,10 +133,15 @@ pub fn run_search_unless(
     source: &dyn SearchSource,
     generation: u64,
     request: &SearchRequest,
+    draw: Option<u64>,
     superseded: &dyn Fn() -> bool,
 ) -> Action {
     let started = Instant::now();
-    match source.search_unless(request, superseded) {
+    let answer = match draw {
+        Some(seed) => (!superseded()).then(|| drawn(source, request, seed)),
+        None => source.search_unless(request, superseded),
+    };
+    match answer {
         Some(response) => Action::SearchDone {
             generation,
             response,

@@ -50,12 +50,7 @@ fn ensure_page(state: &mut State, effects: &mut Vec<Effect>) {
     state.requested_offset = offset;
     state.generation += 1;
     state.searching = true;
-    effects.push(
-        super::review::page_effect(state, offset).unwrap_or_else(|| Effect::Search {
-            generation: state.generation,
-            request: Box::new(state.request(offset)),
-        }),
-    );
+    effects.push(super::update::page_effect(state, offset));
 }
 
 /// Scrolls the list so the selection is on screen.

@@ -18,6 +18,9 @@ pub use super::modal::Overlay;
 /// Results fetched per page; the list asks for the page around the selection.
 pub const PAGE_SIZE: usize = 200;
 
+/// Memories the Random tab draws at a time: a few screens to meet.
+pub const DRAW_SIZE: usize = 100;
+
 /// Which pane receives keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Focus {
@@ -46,17 +49,20 @@ pub enum Tab {
     Discovery,
     /// The chosen numeric field.
     Property,
+    /// A random draw from everything the filters and the query keep.
+    Random,
 }
 
 impl Tab {
     /// All tabs, in display order.
-    pub const ALL: [Tab; 6] = [
+    pub const ALL: [Tab; 7] = [
         Tab::Relevance,
         Tab::Time,
         Tab::Density,
         Tab::Rating,
         Tab::Discovery,
         Tab::Property,
+        Tab::Random,
     ];
 
     /// The tab's title.
@@ -68,7 +74,28 @@ impl Tab {
             Tab::Rating => "Rating",
             Tab::Discovery => "Discovery",
             Tab::Property => "Property",
+            Tab::Random => "Random",
         }
+    }
+
+    /// The action that shows this tab (its key in the tab row comes from the keymap).
+    pub fn show_action(self) -> super::action::Action {
+        use super::action::Action;
+        match self {
+            Tab::Relevance => Action::ShowRelevance,
+            Tab::Time => Action::ShowTime,
+            Tab::Density => Action::ShowDensity,
+            Tab::Rating => Action::ShowRating,
+            Tab::Discovery => Action::ShowDiscovery,
+            Tab::Property => Action::ShowProperty,
+            Tab::Random => Action::ShowRandom,
+        }
+    }
+
+    /// The tab `steps` after this one, going round.
+    pub fn step(self, steps: isize) -> Tab {
+        let n = Tab::ALL.len() as isize;
+        Tab::ALL[(self.index() as isize + steps).rem_euclid(n) as usize]
     }
 
     /// Position in `ALL`.
@@ -131,6 +158,8 @@ pub struct Results {
     pub notice: Option<String>,
     /// How long the search took.
     pub elapsed: Duration,
+    /// For a random draw: how many memories it was drawn from (`total` is the draw).
+    pub drawn_from: Option<usize>,
 }
 
 impl Results {
@@ -163,6 +192,8 @@ pub struct State {
     pub tab: Tab,
     /// The Property tab's field.
     pub property_field: NumericField,
+    /// The seed of the Random tab's draw; a new draw takes the next one.
+    pub draw_seed: u64,
     /// The order; `None` = the mode's default (descending).
     pub order: Option<Order>,
     /// Every filter.
@@ -255,6 +286,7 @@ impl State {
             engine: Engine::default(),
             tab: Tab::Relevance,
             property_field: NumericField::Composite(crate::model::Composite::TotalSignificance),
+            draw_seed: crate::search::random::Draw::fresh_seed(),
             order: None,
             filters: Filters::default(),
             filter_row: 0,
@@ -310,7 +342,14 @@ impl State {
             Tab::Rating => BrowseMode::Rating,
             Tab::Discovery => BrowseMode::Discovery,
             Tab::Property => BrowseMode::Property(self.property_field),
+            // a draw has no order; its request is listed newest first
+            Tab::Random => BrowseMode::Time,
         }
+    }
+
+    /// The seed of the draw the list shows, when it shows the Random tab's draw.
+    pub fn drawing(&self) -> Option<u64> {
+        (self.tab == Tab::Random && self.review.queue.is_none()).then_some(self.draw_seed)
     }
 
     /// The order in force (the mode's default is descending).
@@ -318,8 +357,12 @@ impl State {
         self.order.unwrap_or(Order::Desc)
     }
 
-    /// The request for the page starting at `offset`.
+    /// The request for the page starting at `offset` (a draw is one page).
     pub fn request(&self, offset: usize) -> SearchRequest {
+        let (offset, limit) = match self.drawing() {
+            Some(_) => (0, DRAW_SIZE),
+            None => (offset, PAGE_SIZE),
+        };
         SearchRequest {
             query: self.query_text(),
             engine: self.engine,
@@ -327,7 +370,7 @@ impl State {
             mode: self.mode(),
             order: self.order,
             offset,
-            limit: PAGE_SIZE,
+            limit,
         }
     }
 
@@ -357,14 +400,17 @@ impl State {
             .count()
     }
 
-    /// Applies a search answer (pagination keeps the selection).
+    /// Applies a search answer (pagination keeps the selection); a draw lists what it
+    /// drew and keeps the size of the set it drew from aside.
     pub fn take_response(&mut self, offset: usize, response: SearchResponse, elapsed: Duration) {
+        let drawn_from = self.drawing().map(|_| response.total);
         self.results = Results {
-            total: response.total,
+            total: drawn_from.map_or(response.total, |_| response.hits.len()),
             offset,
             hits: response.hits,
             notice: response.notice,
             elapsed,
+            drawn_from,
         };
     }
 }

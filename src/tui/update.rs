@@ -43,16 +43,21 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         Action::SelectLast => select(state, state.results.total.saturating_sub(1), &mut effects),
         Action::PageDown => move_selection(state, list_rows(state) as i64, &mut effects),
         Action::PageUp => move_selection(state, -(list_rows(state) as i64), &mut effects),
-        Action::NextTab => show_tab(state, Tab::ALL[(state.tab.index() + 1) % 6], &mut effects),
-        Action::PreviousTab => {
-            show_tab(state, Tab::ALL[(state.tab.index() + 5) % 6], &mut effects);
-        }
+        Action::NextTab => show_tab(state, state.tab.step(1), &mut effects),
+        Action::PreviousTab => show_tab(state, state.tab.step(-1), &mut effects),
         Action::ShowRelevance => show_tab(state, Tab::Relevance, &mut effects),
         Action::ShowTime => show_tab(state, Tab::Time, &mut effects),
         Action::ShowDensity => show_tab(state, Tab::Density, &mut effects),
         Action::ShowRating => show_tab(state, Tab::Rating, &mut effects),
         Action::ShowDiscovery => show_tab(state, Tab::Discovery, &mut effects),
         Action::ShowProperty => show_tab(state, Tab::Property, &mut effects),
+        Action::ShowRandom => {
+            // on the draw already: a fresh one
+            if state.drawing().is_some() {
+                state.draw_seed = next_seed(state.draw_seed);
+            }
+            show_tab(state, Tab::Random, &mut effects);
+        }
         Action::FlipOrder => {
             state.order = Some(state.effective_order().flip());
             effects.push(new_search(state));
@@ -277,10 +282,22 @@ fn new_search(state: &mut State) -> Effect {
     state.selected = 0;
     state.list_top = 0;
     state.requested_offset = 0;
-    super::review::page_effect(state, 0).unwrap_or_else(|| Effect::Search {
+    page_effect(state, 0)
+}
+
+/// The effect that lists the page at `offset` of what the list shows: a queue's page,
+/// the Random tab's draw, or a search.
+pub(super) fn page_effect(state: &State, offset: usize) -> Effect {
+    super::review::page_effect(state, offset).unwrap_or_else(|| Effect::Search {
         generation: state.generation,
-        request: Box::new(state.request(0)),
+        request: Box::new(state.request(offset)),
+        draw: state.drawing(),
     })
+}
+
+/// The seed of the draw after the one of `seed`.
+fn next_seed(seed: u64) -> u64 {
+    crate::stable_hash::mix(seed.wrapping_add(1))
 }
 
 /// The histograms of every slider row, the chosen row's neighbours first.
@@ -314,12 +331,7 @@ pub(super) fn refresh_search(state: &mut State, effects: &mut Vec<Effect>) {
     state.searching = true;
     state.requested_offset = state.results.offset;
     let offset = state.results.offset;
-    effects.push(
-        super::review::page_effect(state, offset).unwrap_or_else(|| Effect::Search {
-            generation: state.generation,
-            request: Box::new(state.request(offset)),
-        }),
-    );
+    effects.push(page_effect(state, offset));
     if state.filters_open {
         effects.push(histograms(state));
     }

@@ -50,7 +50,7 @@ type Newest<T> = watch::Sender<Option<(u64, T)>>;
 
 /// The app's side of the worker: where effects are sent.
 pub struct Worker {
-    search: Newest<Box<SearchRequest>>,
+    search: Newest<Box<ListRequest>>,
     /// The generation of the newest search asked for: a running search stops once a
     /// newer one is asked for.
     newest_search: Arc<AtomicU64>,
@@ -65,9 +65,12 @@ pub struct Worker {
     waits: Waits,
 }
 
+/// A list to answer: a search, or with a seed a random draw of what it finds.
+type ListRequest = (SearchRequest, Option<u64>);
+
 /// The receiving ends the search task listens on.
 struct SearchInbox {
-    search: watch::Receiver<Option<(u64, Box<SearchRequest>)>>,
+    search: watch::Receiver<Option<(u64, Box<ListRequest>)>>,
     histograms: watch::Receiver<Option<(u64, Vec<HistogramJob>)>>,
     link_search: watch::Receiver<Option<(u64, Box<SearchRequest>)>>,
     mark_all: watch::Receiver<Option<(u64, Box<SearchRequest>)>>,
@@ -170,10 +173,12 @@ impl Worker {
             Effect::Search {
                 generation,
                 request,
+                draw,
             } => {
                 self.newest_search
                     .fetch_max(generation, AtomicOrdering::Relaxed);
-                self.search.send_replace(Some((generation, request)));
+                self.search
+                    .send_replace(Some((generation, Box::new((*request, draw)))));
             }
             Effect::Histograms { generation, jobs } => {
                 self.histograms.send_replace(Some((generation, jobs)));
@@ -358,7 +363,8 @@ async fn search_task(
             let superseded = move || latest.load(AtomicOrdering::Relaxed) > g;
             let answer = actions
                 .with_source(&source, move |s| {
-                    run_search_unless(s, g, &request, &superseded)
+                    let (request, draw) = *request;
+                    run_search_unless(s, g, &request, draw, &superseded)
                 })
                 .await;
             // a superseded search answers nothing; the newer request is next
@@ -437,8 +443,11 @@ async fn answer_while_loading(
     let mut tried = 0u64;
     loop {
         let wanted = inbox.search.borrow_and_update().clone();
-        if let Some((g, request)) = wanted.filter(|(g, _)| *g > tried) {
+        // a random draw needs the loaded index: it waits for the load
+        let wanted = wanted.filter(|(g, list)| *g > tried && list.1.is_none());
+        if let Some((g, list)) = wanted {
             tried = g;
+            let request = list.0;
             let st = store.clone();
             let quick = offload(&actions.waits, move || {
                 let started = std::time::Instant::now();

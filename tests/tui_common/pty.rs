@@ -140,6 +140,13 @@ impl Run {
         std::thread::sleep(Duration::from_millis(120));
     }
 
+    /// Sends keys to a program that may be gone; false when it could not take them.
+    pub fn try_send(&mut self, keys: &str) -> bool {
+        let sent = self.writer.write_all(keys.as_bytes()).is_ok() && self.writer.flush().is_ok();
+        std::thread::sleep(Duration::from_millis(60));
+        sent
+    }
+
     pub fn resize(&mut self, cols: u16, rows: u16) {
         self.master
             .resize(PtySize {

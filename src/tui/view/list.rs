@@ -22,10 +22,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
     };
     let mut title = vec![
         Span::styled(
-            state
-                .review
-                .queue
-                .map_or(" Memories ".to_string(), |q| format!(" {} ", q.title())),
+            match (state.review.queue, state.results.drawn_from) {
+                (Some(q), _) => format!(" {} ", q.title()),
+                (None, Some(_)) => " Random draw ".to_string(),
+                (None, None) => " Memories ".to_string(),
+            },
             look.theme.accent(),
         ),
         Span::styled(position, look.theme.muted()),

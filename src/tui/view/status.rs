@@ -21,6 +21,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
         left.push(Span::styled(text, look.theme.accent()));
     } else if state.loading && state.searching {
         left.push(Span::styled(" loading… ", look.theme.highlight()));
+    } else if let Some(pool) = state.results.drawn_from {
+        let again = super::key_hint(look, Section::List, &Action::ShowRandom);
+        left.push(Span::styled(
+            format!(" {} drawn of {pool} ", state.results.total),
+            look.theme.accent(),
+        ));
+        left.push(Span::styled(
+            format!("· {again} draws again "),
+            look.theme.muted(),
+        ));
     } else {
         let r = &state.results;
         let ms = r.elapsed.as_secs_f64() * 1000.0;
