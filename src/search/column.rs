@@ -128,17 +128,63 @@ impl Column {
 
     /// Gives `slot` the value `v`; slots come in ascending order.
     pub(crate) fn push(&mut self, slot: usize, v: f64) {
-        let word = slot / 64;
         debug_assert!(
-            self.present.len() <= word + 1,
+            self.present.len() <= slot / 64 + 1,
             "slots are pushed in ascending order"
         );
+        self.mark(slot);
+        self.values.push(v);
+    }
+
+    /// Gives the slots `at..` the values of `src`'s slots `from..to`, in order (slots
+    /// come in ascending order, as for [`Column::push`]). Reads only the slots that have
+    /// a value, and copies a value kept in thousandths as it is.
+    pub(crate) fn append(&mut self, at: usize, src: &Column, from: usize, to: usize) {
+        let mut word = from / 64;
+        while word * 64 < to {
+            let Some(&bits) = src.present.get(word) else {
+                return;
+            };
+            let lo = word * 64;
+            let mut w = bits;
+            if lo < from {
+                w &= !0u64 << (from - lo);
+            }
+            if to - lo < 64 {
+                w &= (1u64 << (to - lo)) - 1;
+            }
+            while w != 0 {
+                let bit = w.trailing_zeros() as usize;
+                let rank =
+                    src.before[word] as usize + (bits & ((1u64 << bit) - 1)).count_ones() as usize;
+                let slot = at + lo + bit - from;
+                let short = match &src.values {
+                    Values::Thousandths { short, .. } if short[rank] != ODD => Some(short[rank]),
+                    _ => None,
+                };
+                match (short, matches!(self.values, Values::Thousandths { .. })) {
+                    (Some(q), true) => {
+                        self.mark(slot);
+                        if let Values::Thousandths { short: mine, .. } = &mut self.values {
+                            mine.push(q);
+                        }
+                    }
+                    _ => self.push(slot, src.values.get(rank)),
+                }
+                w &= w - 1;
+            }
+            word += 1;
+        }
+    }
+
+    /// Marks `slot` present (its value is pushed next); slots come in ascending order.
+    fn mark(&mut self, slot: usize) {
+        let word = slot / 64;
         while self.present.len() <= word {
             self.present.push(0);
             self.before.push(self.values.len() as u32);
         }
         self.present[word] |= 1 << (slot % 64);
-        self.values.push(v);
     }
 
     /// Gives `slot` the value `v` when there is one.
@@ -213,6 +259,34 @@ mod tests {
             for (slot, v) in values.iter().enumerate() {
                 prop_assert_eq!(col.get(slot).map(f64::to_bits), v.map(f64::to_bits), "slot {}", slot);
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn appended_runs_read_back_as_pushed_one_by_one(
+            a in prop::collection::vec(prop::option::weighted(0.5, prop_oneof![
+                4 => (-1000i32..=1000).prop_map(|q| f64::from(q) / 1000.0),
+                1 => -1.0f64..1.0,
+            ]), 0..400),
+            b in prop::collection::vec(prop::option::weighted(0.5, (-1000i32..=1000).prop_map(|q| f64::from(q) / 1000.0)), 0..400),
+            cuts in prop::collection::vec((0usize..400, 0usize..400, any::<bool>()), 0..6),
+        ) {
+            let (mut ca, mut cb) = (Column::default(), Column::default());
+            a.iter().enumerate().for_each(|(s, v)| ca.push_opt(s, *v));
+            b.iter().enumerate().for_each(|(s, v)| cb.push_opt(s, *v));
+            let (mut out, mut want, mut at) = (Column::default(), Vec::new(), 0);
+            for (x, y, from_a) in cuts {
+                let (src, col) = if from_a { (&a, &ca) } else { (&b, &cb) };
+                let (from, to) = (x.min(y).min(src.len()), x.max(y).min(src.len()));
+                out.append(at, col, from, to);
+                want.extend_from_slice(&src[from..to]);
+                at += to - from;
+            }
+            for (slot, v) in want.iter().enumerate() {
+                prop_assert_eq!(out.get(slot).map(f64::to_bits), v.map(f64::to_bits), "slot {}", slot);
+            }
+            prop_assert_eq!(out.get(want.len()), None);
         }
     }
 

@@ -121,11 +121,8 @@ fn sparse(pieces: &[Piece<'_>], col: impl Fn(&Corpus) -> &Column) -> Column {
     let mut out = Column::default();
     let mut slot = 0;
     for p in pieces {
-        let c = col(p.corpus);
-        for i in p.from..p.to {
-            out.push_opt(slot, c.get(i));
-            slot += 1;
-        }
+        out.append(slot, col(p.corpus), p.from, p.to);
+        slot += p.to - p.from;
     }
     out
 }
@@ -137,7 +134,14 @@ fn lists<T: Clone>(
     n: usize,
     part: impl Fn(&Corpus) -> (&[T], &Offsets),
 ) -> (Vec<T>, Offsets) {
-    let mut flat = Vec::new();
+    let total = pieces
+        .iter()
+        .map(|p| {
+            let (_, s) = part(p.corpus);
+            s.get(p.to) - s.get(p.from)
+        })
+        .sum();
+    let mut flat = Vec::with_capacity(total);
     let mut starts = Offsets::with_capacity(n);
     for p in pieces {
         let (f, s) = part(p.corpus);
@@ -160,15 +164,24 @@ fn bytes(pieces: &[Piece<'_>], n: usize, arena: impl Fn(&Corpus) -> &ByteArena) 
 }
 
 fn strings(pieces: &[Piece<'_>], n: usize, arena: impl Fn(&Corpus) -> &Arena) -> Arena {
-    let (text, starts) = lists(pieces, n, |c| {
-        let a = arena(c);
-        (a.text.as_bytes(), &a.starts)
-    });
-    // Whole strings copied end to end: still UTF-8.
-    Arena {
-        text: String::from_utf8(text).unwrap_or_default(),
-        starts,
+    let range = |p: &Piece<'_>| {
+        let a = arena(p.corpus);
+        a.starts.get(p.from)..a.starts.get(p.to)
+    };
+    let total = pieces.iter().map(|p| range(p).len()).sum();
+    let mut text = String::with_capacity(total);
+    let mut starts = Offsets::with_capacity(n);
+    for p in pieces {
+        let a = arena(p.corpus);
+        let lo = a.starts.get(p.from);
+        // whole strings, copied end to end as `&str`: nothing to check again
+        let base = text.len();
+        text.push_str(&a.text[range(p)]);
+        for i in p.from + 1..=p.to {
+            starts.push(a.starts.get(i) - lo + base);
+        }
     }
+    Arena { text, starts }
 }
 
 /// The corpus of the pieces in order, before `finish`.
