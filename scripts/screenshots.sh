@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates screenshots/*.png: runs the real browser on the demo store in tmux at
-# 120×40 and 80×24, drives it with keys (browse, query, filters, help, the editor, each
-# review queue with the side-by-side duplicate pair),
+# 120×40 and 80×24, drives it with keys (browse, query, the Random tab, filters, help,
+# the editor, each review queue with the side-by-side duplicate pair),
 # captures each screen with its colours and renders it to PNG (Python + Pillow +
 # DejaVu Sans Mono).
 #
@@ -51,6 +51,11 @@ for size in 120x40 80x24; do
     shot "query_$size" "$w" "$h"
     keys C-u
     keys Escape
+    # the Random tab: a draw from every memory
+    keys 7
+    sleep 1
+    shot "random_$size" "$w" "$h"
+    keys 1
     keys f
     for _ in $(seq 8); do keys j; done
     keys l l l l H H H
@@ -58,11 +63,6 @@ for size in 120x40 80x24; do
     keys l l l l
     shot "filters_$size" "$w" "$h"
     keys Escape
-    # the Random tab: a draw from every memory
-    keys 7
-    sleep 1
-    shot "random_$size" "$w" "$h"
-    keys 1
     keys '?'
     shot "help_$size" "$w" "$h"
     keys q
