@@ -1,7 +1,8 @@
 //! The browser's side of a project changing on disk, run headless through the real
 //! update and write code: files agents add and edit appear with the selection kept, a
-//! memory being edited that changes on disk is not overwritten and the person is told
-//! what the file says now, and private text stays masked until the reveal key.
+//! memory being edited that changes on disk is not overwritten and the file's version
+//! is shown beside the person's text, and private text stays masked until the reveal
+//! key.
 
 mod exchange_support;
 mod project_support;
@@ -99,9 +100,10 @@ fn changes_on_disk_show_with_the_selection_kept() {
     assert!(b.state.editor.is_some());
     b.type_keys(" mine");
     let path = project.file(SECOND);
-    let agent = std::fs::read_to_string(&path)
+    let mut agent = std::fs::read_to_string(&path)
         .unwrap()
         .replace("status: validated", "status: proposed");
+    agent.push_str("\nAn agent added this closing remark.\n");
     std::fs::write(&path, &agent).unwrap();
     b.dispatch(Action::FilesChanged(Box::new(Changed {
         project: p,
@@ -114,9 +116,30 @@ fn changes_on_disk_show_with_the_selection_kept() {
             && message.contains("on disk now: proposed"),
         "{message}"
     );
+    let editor = b.state.editor.as_ref().expect("the editor stays open");
     assert!(
-        b.state.editor.is_some(),
+        editor.is_dirty()
+            && editor
+                .text(memlens::tui::editor::EditorField::Title)
+                .contains("mine"),
         "the person's text stays in the editor"
+    );
+    match &editor.on_disk {
+        Some(memlens::tui::editor::OnDisk::Changed(m)) => {
+            assert_eq!(m.status.as_str(), "proposed");
+            assert!(m.body.contains("An agent added this closing remark."));
+        }
+        other => panic!("the version on disk is kept beside the edit: {other:?}"),
+    }
+    // both versions side by side: the person's in the editor, the file's beside it
+    // with what only it says marked
+    let text = screen(&b);
+    assert!(text.contains("On disk now"), "{text}");
+    assert!(text.contains("mine"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("▌ An agent added this closing remark.")),
+        "{text}"
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), agent);
 }

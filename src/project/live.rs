@@ -15,6 +15,7 @@
 use super::{Project, files, sync};
 use crate::curate::UndoStack;
 use crate::tui::action::Action;
+use crate::tui::editor::OnDisk;
 use crate::tui::state::State;
 use crate::tui::write::{WriteKind, WriteOutcome, WriteReport, Written};
 use std::sync::Arc;
@@ -204,26 +205,22 @@ fn describe(synced: &sync::Synced) -> String {
 /// When the memory in the editor changed on disk, says so and shows what the file
 /// says now beside the person's unsaved text (which stays in the editor).
 pub fn warn_editor(state: &mut State, changed: &[Written]) {
-    let Some(editor) = state.editor.as_ref() else {
+    let Some(editor) = state.editor.as_mut() else {
         return;
     };
     let Some(w) = changed.iter().find(|w| w.id == editor.id) else {
         return;
     };
-    let disk = match &w.after {
-        None => "the file was deleted".to_string(),
-        Some(m) => {
-            let first = m.body.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            format!(
-                "on disk now: {} · {} · tags {} · {first}",
-                m.status.as_str(),
-                m.title.as_deref().unwrap_or(""),
-                m.tags.join(",")
-            )
-        }
+    let (disk, summary) = match &w.after {
+        None => (OnDisk::Deleted, "the file was deleted".to_string()),
+        Some(m) => (
+            OnDisk::Changed(Box::new(m.clone())),
+            format!("on disk now: {}", m.status.as_str()),
+        ),
     };
+    editor.on_disk = Some(disk);
     state.message = Some(format!(
-        "`{}` changed on disk while you edit it — {disk} — your text is still here: Ctrl-s saves it over the new version, Esc keeps the file's",
+        "`{}` changed on disk while you edit it — {summary}, both versions side by side — your text is still here: Ctrl-s saves it over the new version, Esc keeps the file's",
         editor.id
     ));
 }

@@ -49,6 +49,19 @@ pub struct Editor {
     original: [String; 3],
     /// The write a save started, while it runs (the editor stays open until it succeeds).
     pub saving: Option<u64>,
+    /// The memory as another process left it while this editor was open (a hivelore
+    /// file an agent rewrote or deleted): shown beside the person's text until they
+    /// save theirs over it or cancel.
+    pub on_disk: Option<OnDisk>,
+}
+
+/// What another process made of the memory being edited.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OnDisk {
+    /// Changed: the memory as it is now.
+    Changed(Box<Memory>),
+    /// Its file was deleted.
+    Deleted,
 }
 
 fn text_box(text: &str, placeholder: &str) -> TextArea<'static> {
@@ -74,6 +87,7 @@ impl Editor {
             body,
             original: [title, tags, memory.body.clone()],
             saving: None,
+            on_disk: None,
         };
         editor.show_cursor();
         editor

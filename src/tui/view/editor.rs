@@ -1,14 +1,17 @@
 //! The editor overlay: the memory's title, tags and body in three text boxes, the
-//! focused one marked, with what is unsaved and the editor's keys in its frame.
+//! focused one marked, with what is unsaved and the editor's keys in its frame; when
+//! another process changed the memory meanwhile, its version beside them.
 
 use super::Look;
 use super::text::inert;
+use super::text::truncate;
 use crate::tui::action::Action;
-use crate::tui::editor::{Editor, EditorField};
+use crate::tui::editor::{Editor, EditorField, OnDisk};
 use crate::tui::keymap::Section;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
 
 /// Draws the editor over everything between the tabs and the status line (which stays
 /// in sight: a refused save says why there).
@@ -27,7 +30,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, editor: &Editor, look: &Look<'_>)
         ""
     };
     let title = format!(" Edit `{}`{state} ", inert(&editor.id));
-    let inner = super::overlay_block(frame, rect, &title, look);
+    let mut inner = super::overlay_block(frame, rect, &title, look);
+    if let Some(disk) = &editor.on_disk {
+        let [mine, theirs] =
+            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+                .areas(inner);
+        inner = mine;
+        draw_on_disk(frame, theirs, editor, disk, look);
+    }
     let [title_box, tags_box, body_box, hint] = Layout::vertical([
         Constraint::Length(3),
         Constraint::Length(3),
@@ -67,4 +77,61 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, editor: &Editor, look: &Look<'_>)
         Line::styled(format!(" {}", parts.join(" · ")), look.theme.muted()),
         hint,
     );
+}
+
+/// The memory as another process left it, beside the person's text: its status,
+/// title and tags, and its body with what differs from the editor's body marked.
+fn draw_on_disk(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    editor: &Editor,
+    disk: &OnDisk,
+    look: &Look<'_>,
+) {
+    let block = super::pane(
+        Line::styled(" On disk now (yours on the left) ", look.theme.error()),
+        false,
+        look,
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let w = usize::from(inner.width);
+    let lines = match disk {
+        OnDisk::Deleted => vec![Line::styled(
+            " the file was deleted; a save writes it again",
+            look.theme.highlight(),
+        )],
+        OnDisk::Changed(m) => {
+            let field = |label: &str, value: String| {
+                Line::from(vec![
+                    Span::styled(format!("{label:<7}"), look.theme.muted()),
+                    Span::raw(truncate(&inert(&value), w.saturating_sub(7)).into_owned()),
+                ])
+            };
+            let mut lines = vec![
+                field("status", m.status.as_str().to_string()),
+                field("title", m.title.clone().unwrap_or_default()),
+                field("tags", m.tags.join(", ")),
+                Line::raw(""),
+            ];
+            let body = super::review::side(&m.body, &editor.text(EditorField::Body), w, look);
+            // the first difference in sight: what comes before it folded into a line
+            let room = usize::from(inner.height).saturating_sub(lines.len() + 1);
+            let first = body.iter().position(super::review::is_marked).unwrap_or(0);
+            let skip = if first < room {
+                0
+            } else {
+                first.saturating_sub(3)
+            };
+            if skip > 0 {
+                lines.push(Line::styled(
+                    format!("  … {skip} lines the same above"),
+                    look.theme.muted(),
+                ));
+            }
+            lines.extend(body.into_iter().skip(skip));
+            lines
+        }
+    };
+    frame.render_widget(Paragraph::new(lines), inner);
 }

@@ -76,31 +76,49 @@ pub fn shows_pair(state: &State) -> bool {
     state.review.queue.is_some_and(Queue::holds_pairs) && selected_pair(state).is_some()
 }
 
-/// The text units compared: lines, and sentences within a line.
+/// The text units compared: lines, and sentences within a line (a `.`, `!` or `?`
+/// ends one only before a space, so `enforce.ts` stays whole).
 fn units(text: &str) -> Vec<String> {
-    text.lines()
-        .flat_map(|line| {
-            line.split_inclusive(['.', '!', '?'])
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        })
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut start = 0;
+        let mut chars = line.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            let ends = matches!(c, '.' | '!' | '?')
+                && chars.peek().is_none_or(|(_, next)| next.is_whitespace());
+            if ends {
+                out.push(line[start..i + c.len_utf8()].to_string());
+                start = i + c.len_utf8();
+            }
+        }
+        out.push(line[start..].to_string());
+    }
+    out.into_iter()
+        .map(|u| u.trim().to_string())
+        .filter(|u| !u.is_empty())
         .collect()
 }
 
-/// One side's lines at `width`: units the other side lacks get a bar and the
+/// True for a line [`side`] marked as differing.
+pub(super) fn is_marked(line: &Line<'_>) -> bool {
+    line.spans.first().is_some_and(|s| s.content == MARK)
+}
+
+/// What a differing unit's lines start with.
+const MARK: &str = "▌ ";
+
+/// One side's lines at `width`: units of `body` that `other` lacks get a bar and the
 /// highlight.
-fn side<'a>(memory: &Memory, other: &Memory, width: usize, look: &Look<'_>) -> Vec<Line<'a>> {
-    let theirs: HashSet<String> = units(&other.body).iter().map(|u| normalized(u)).collect();
+pub(super) fn side<'a>(body: &str, other: &str, width: usize, look: &Look<'_>) -> Vec<Line<'a>> {
+    let theirs: HashSet<String> = units(other).iter().map(|u| normalized(u)).collect();
     let mut lines = Vec::new();
     let text_width = width.saturating_sub(2).max(1);
-    for unit in units(&memory.body) {
+    for unit in units(body) {
         let differs = !theirs.contains(&normalized(&unit));
         for piece in wrap(&inert(&unit), text_width) {
             lines.push(if differs {
                 Line::from(vec![
-                    Span::styled("▌ ", look.theme.highlight()),
+                    Span::styled(MARK, look.theme.highlight()),
                     Span::styled(piece, look.theme.highlight().add_modifier(Modifier::BOLD)),
                 ])
             } else {
@@ -162,7 +180,7 @@ pub fn draw_pair(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'
     {
         let w = usize::from(rect.width);
         let mut lines = header(label, memory, w, look);
-        lines.extend(side(memory, against, w, look));
+        lines.extend(side(&memory.body, &against.body, w, look));
         frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), rect);
     }
     let bar: Vec<Line<'_>> = (0..gap.height)
