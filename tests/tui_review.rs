@@ -232,3 +232,32 @@ fn the_hints_follow_the_keymap() {
     b.type_keys("z");
     assert_eq!(left(&b), 0);
 }
+
+#[test]
+fn moving_between_queues_lists_what_another_process_wrote_since() {
+    let (_f, mut b) = browser((120, 40));
+    b.type_keys("8");
+    assert_eq!(left(&b), 6);
+    b.type_keys("}{");
+    assert_eq!(b.state.review.queue, Some(Queue::Pending));
+    assert_eq!(left(&b), 6, "the same store: the same queue");
+    // another process adds a draft: the next page is listed from the store as it is now
+    let at = Timestamp::parse("2026-06-01T00:00:00Z").expect("time");
+    let mut w = b.store().write().expect("write");
+    w.put(&Memory::new(
+        "pending-new",
+        "A draft another agent just wrote",
+        at,
+    ))
+    .expect("put");
+    w.commit().expect("commit");
+    b.type_keys("}{");
+    assert_eq!(left(&b), 7);
+    assert!(
+        b.state
+            .results
+            .hits
+            .iter()
+            .any(|h| h.memory.id == "pending-new")
+    );
+}

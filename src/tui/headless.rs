@@ -34,6 +34,8 @@ pub struct Headless {
     pub history: UndoStack,
     /// Every effect run so far, in order (tests look at them).
     pub effects: Vec<Effect>,
+    /// The queues listed, kept while the store has not changed.
+    reviews: super::review_job::Reviews,
 }
 
 impl Headless {
@@ -57,6 +59,7 @@ impl Headless {
             loader: searcher_loader(),
             history: UndoStack::default(),
             effects: Vec::new(),
+            reviews: Default::default(),
         };
         let first = start(&mut session.state);
         session.run_effects(first);
@@ -148,6 +151,7 @@ impl Headless {
                     limit,
                 } => vec![super::review_job::run_review(
                     &self.store,
+                    &self.reviews,
                     generation,
                     queue,
                     offset,

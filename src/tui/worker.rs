@@ -569,14 +569,17 @@ async fn review_task(
     mut requests: mpsc::UnboundedReceiver<ReviewJob>,
     actions: Answers,
 ) {
+    let reviews = super::review_job::Reviews::default();
     while let Some(mut job) = requests.recv().await {
         while let Ok(newer) = requests.try_recv() {
             job = newer;
         }
-        let st = store.clone();
+        let (st, kept) = (store.clone(), reviews.clone());
         let (generation, queue, offset, limit) = job;
         let action = actions
-            .run(move || super::review_job::run_review(&st, generation, queue, offset, limit))
+            .run(move || {
+                super::review_job::run_review(&st, &kept, generation, queue, offset, limit)
+            })
             .await;
         if !actions.send(action) {
             return;
