@@ -78,20 +78,6 @@ impl Tab {
         }
     }
 
-    /// The action that shows this tab (its key in the tab row comes from the keymap).
-    pub fn show_action(self) -> super::action::Action {
-        use super::action::Action;
-        match self {
-            Tab::Relevance => Action::ShowRelevance,
-            Tab::Time => Action::ShowTime,
-            Tab::Density => Action::ShowDensity,
-            Tab::Rating => Action::ShowRating,
-            Tab::Discovery => Action::ShowDiscovery,
-            Tab::Property => Action::ShowProperty,
-            Tab::Random => Action::ShowRandom,
-        }
-    }
-
     /// The tab `steps` after this one, going round.
     pub fn step(self, steps: isize) -> Tab {
         let n = Tab::ALL.len() as isize;
