@@ -13,7 +13,9 @@ use memlens::tui::headless::Headless;
 use memlens::tui::theme::ColorMode;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use std::collections::BTreeMap;
-use tui_common::{fixture, fixture_with, literal_oracle, memories, session, session_with};
+use tui_common::{
+    fixture, fixture_with, list_ids, literal_oracle, memories, session, session_with,
+};
 
 fn stored(b: &Headless, id: &str) -> Memory {
     b.store()
@@ -36,15 +38,6 @@ fn cursor(b: &Headless) -> String {
         .memory
         .id
         .clone()
-}
-
-fn list_ids(b: &Headless) -> Vec<String> {
-    b.state
-        .results
-        .hits
-        .iter()
-        .map(|h| h.memory.id.clone())
-        .collect()
 }
 
 fn press(b: &mut Headless, code: KeyCode) {

@@ -31,12 +31,7 @@ fn memories() -> Vec<Memory> {
 }
 
 fn drawn(b: &Headless) -> Vec<String> {
-    b.state
-        .results
-        .hits
-        .iter()
-        .map(|h| h.memory.id.clone())
-        .collect()
+    tui_common::list_ids(b)
 }
 
 /// The draw a plain loop makes: every kept memory sorted by its place, the first 100.

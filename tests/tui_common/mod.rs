@@ -170,3 +170,13 @@ pub fn literal_oracle(memories: &[Memory], word: &str) -> Vec<String> {
     ids.sort();
     ids
 }
+
+/// The ids of the loaded page of the list, in order.
+pub fn list_ids(b: &Headless) -> Vec<String> {
+    b.state
+        .results
+        .hits
+        .iter()
+        .map(|h| h.memory.id.clone())
+        .collect()
+}
