@@ -140,18 +140,26 @@ fn live_latency(project: &Project, store: &memlens::store::Store, n: usize) {
         );
         let started = Instant::now();
         std::fs::write(&path, text).unwrap();
-        let changed = loop {
-            match rx.try_recv() {
-                Ok(memlens::tui::action::Action::FilesChanged(c)) => break c,
-                _ => std::thread::sleep(Duration::from_millis(1)),
+        // the first notice may come while the file is still empty (created, not yet
+        // written): the browser reads it again on the next one, and so does this
+        while store.read().unwrap().get(&id).unwrap().is_none() {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "{id} never read"
+            );
+            let changed = match rx.try_recv() {
+                Ok(memlens::tui::action::Action::FilesChanged(c)) => c,
+                _ => {
+                    std::thread::sleep(Duration::from_millis(1));
+                    continue;
+                }
+            };
+            match &changed.paths {
+                Some(paths) => sync::reread(store, project, paths, changed.usage),
+                None => sync::bring_up_to_date(store, project),
             }
-        };
-        match &changed.paths {
-            Some(paths) => sync::reread(store, project, paths, changed.usage),
-            None => sync::bring_up_to_date(store, project),
+            .unwrap();
         }
-        .unwrap();
-        assert!(store.read().unwrap().get(&id).unwrap().is_some());
         samples.push(started.elapsed());
         std::thread::sleep(Duration::from_millis(300));
     }
