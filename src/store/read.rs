@@ -22,6 +22,7 @@ pub struct StoreReader {
 }
 
 /// The database a [`StoreReader`] keeps open for as long as it reads.
+#[derive(Clone)]
 pub(super) enum Owned {
     /// Opened read-only ([`super::Store::snapshot`]).
     ReadOnly(Arc<redb::ReadOnlyDatabase>),
@@ -53,11 +54,11 @@ impl StoreReader {
             Owned::Writable(db) => db.begin_read(),
         }
         .map_err(|e| self.err(e))?;
-        let database = match &self.database {
-            Owned::ReadOnly(db) => Owned::ReadOnly(Arc::clone(db)),
-            Owned::Writable(db) => Owned::Writable(Arc::clone(db)),
-        };
-        Ok(StoreReader::owning(txn, self.path.clone(), database))
+        Ok(StoreReader::owning(
+            txn,
+            self.path.clone(),
+            self.database.clone(),
+        ))
     }
 
     fn err(&self, e: impl std::fmt::Display) -> StoreError {
