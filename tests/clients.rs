@@ -368,6 +368,10 @@ fn a_re_import_with_update_takes_the_sources_changes_and_keeps_the_persons_work(
                 v.insert("feel_humor".into(), 0.5.into());
                 v.insert("updated_at".into(), "2027-01-01T00:00:00.000Z".into());
             }
+            if v["id"] == b {
+                // the source's own decision on a memory whose status nobody set here
+                v.insert("status".into(), "deprecated".into());
+            }
             serde_json::to_string(&v).unwrap() + "\n"
         })
         .collect();
@@ -394,6 +398,11 @@ fn a_re_import_with_update_takes_the_sources_changes_and_keeps_the_persons_work(
     assert_eq!(m["created_at"], created);
     assert_eq!(m["relationship_count"], 1);
     assert_eq!(m["updated_at"], "2027-01-01T00:00:00.000Z");
+    assert_eq!(
+        get(b)["status"],
+        "deprecated",
+        "the source's status change is taken"
+    );
     // an overwrite, by contrast, is the source's word alone
     run(&[
         "import",

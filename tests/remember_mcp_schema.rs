@@ -21,7 +21,7 @@ const TOOLS: [&str; 3] = [
 
 /// The byProperty sort fields remember-mcp's description lists that memlens does not
 /// sort by, and why.
-const UNSUPPORTED_SORT_FIELDS: [(&str, &str); 3] = [
+const UNSUPPORTED_SORT_FIELDS: [(&str, &str); 2] = [
     (
         "strength",
         "a relationship's property in remember-core; a memlens memory has none (its links carry it)",
@@ -29,10 +29,6 @@ const UNSUPPORTED_SORT_FIELDS: [(&str, &str); 3] = [
     (
         "version",
         "remember-core's edit counter; memlens keeps no version number (the undo log holds the history)",
-    ),
-    (
-        "rating_sum",
-        "stored and shown, but memlens ranks ratings by rating_bayesian (byRating) or rating_count",
     ),
 ];
 

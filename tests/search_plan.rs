@@ -204,6 +204,7 @@ fn mode() -> impl Strategy<Value = BrowseMode> {
         BrowseMode::Property(NumericField::Feel(0)),
         BrowseMode::Property(NumericField::Weight),
         BrowseMode::Property(NumericField::RatingCount),
+        BrowseMode::Property(NumericField::RatingSum),
         BrowseMode::Property(NumericField::ReadCount),
         BrowseMode::Property(NumericField::UpdatedAt),
         BrowseMode::Property(NumericField::CreatedAt),
@@ -329,6 +330,7 @@ fn check(store: &Store, requests: &[SearchRequest], context: &str) {
             NumericField::Feel(0),
             NumericField::Weight,
             NumericField::RatingBayesian,
+            NumericField::RatingSum,
         ] {
             let a =
                 plan::histogram(Index::Stored(&reader), &req.filters, field, 4).expect("histogram");

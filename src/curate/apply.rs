@@ -166,6 +166,7 @@ impl Pending {
             return Ok(());
         }
         after.updated_at = self.now;
+        super::marks::note_person_changes(&before, &mut after);
         let errors = after.validate();
         if !errors.is_empty() {
             return Err(CurateError::Invalid {

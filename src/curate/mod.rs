@@ -28,6 +28,7 @@ pub mod edit;
 pub mod error;
 pub mod field;
 mod link;
+mod marks;
 pub mod merge;
 pub mod read;
 pub mod stack;

@@ -15,6 +15,7 @@ pub fn write_json_line(memory: &Memory, out: &mut Vec<u8>) {
     if memory.extra.keys().any(|k| crate::model::is_model_key(k))
         || memory.trust_level.is_some()
         || !memory.ratings.is_empty()
+        || !memory.curated.is_empty()
     {
         out.extend_from_slice(memory.to_json_line().as_bytes());
         return;

@@ -3,15 +3,21 @@
 //!
 //! From the source: the text (title, body), type, scope, module, weight, trust,
 //! confidence, confidentiality level, every score, `rem_visits`, `source`, its
-//! `updated_at`, and the fields it keeps in `extra`. Kept from the store: `created_at`;
-//! a status that differs from the source's (approved, rejected, …) and a soft
-//! deletion the source does not have; the ratings given in memlens (their raters
-//! are added to the source's aggregate again); the links and merges made in memlens
-//! beside the source's own; tags added in memlens after the source's; the `extra`
-//! keys only the store has (who validated, why rejected); the larger read count and
-//! the later read. Each kept thing is named, per memory, in the import's report.
+//! `updated_at`, its status and tags, and the fields it keeps in `extra`. Kept from the
+//! store: `created_at`; the status when it was set in memlens (approve, reject,
+//! supersede, `set status`: [`crate::model::Curated`]), with who validated it and why
+//! it was rejected; a soft deletion the source does not have; the ratings given in
+//! memlens (their raters are added to the source's aggregate again); the links and
+//! merges made in memlens beside the source's own; the tags added in memlens, and the
+//! source's tags removed in memlens stay removed; the pairs marked "not a duplicate";
+//! the larger read count and the later read. Each kept thing is named, per memory, in
+//! the import's report.
 
+use crate::curate::edit::{NOT_DUPLICATE_OF, STALE_REASON, VALIDATED_BY};
 use crate::model::Memory;
+
+/// Keys of `extra` that go with the status: set in memlens together with it.
+const STATUS_KEYS: [&str; 2] = [VALIDATED_BY, STALE_REASON];
 
 /// The memory a re-import of `incoming` over `stored` leaves, and what it kept of
 /// `stored`, as short phrases for the report (`status validated`, `2 ratings`, …).
@@ -19,9 +25,21 @@ pub fn update_from_source(stored: &Memory, incoming: &Memory) -> (Memory, Vec<St
     let mut m = incoming.clone();
     let mut kept = Vec::new();
     m.created_at = stored.created_at;
-    if stored.status != incoming.status {
-        m.status = stored.status;
-        kept.push(format!("status {}", stored.status));
+    m.curated = stored.curated.clone();
+    if stored.curated.status {
+        let keys_differ = STATUS_KEYS
+            .iter()
+            .any(|k| stored.extra.get(*k) != incoming.extra.get(*k));
+        if stored.status != incoming.status || keys_differ {
+            m.status = stored.status;
+            for key in STATUS_KEYS {
+                match stored.extra.get(key) {
+                    Some(v) => m.extra.insert(key.into(), v.clone()),
+                    None => m.extra.remove(key),
+                };
+            }
+            kept.push(format!("status {}", stored.status));
+        }
     }
     if stored.deleted_at.is_some() && incoming.deleted_at.is_none() {
         m.deleted_at = stored.deleted_at;
@@ -56,21 +74,26 @@ pub fn update_from_source(stored: &Memory, incoming: &Memory) -> (Memory, Vec<St
     if links > 0 {
         kept.push(plural(links, "link"));
     }
-    let added: Vec<&String> = stored
-        .tags
-        .iter()
+    m.tags = stored.curated.tags_over(&incoming.tags);
+    let added: Vec<&str> = (stored.curated.tags_added.iter())
         .filter(|t| !incoming.tags.contains(t))
+        .map(String::as_str)
         .collect();
     if !added.is_empty() {
-        m.tags.extend(added.iter().map(|t| (*t).clone()));
-        let names: Vec<&str> = added.iter().map(|t| t.as_str()).collect();
-        kept.push(format!("tags {}", names.join(", ")));
+        kept.push(format!("tags {}", added.join(", ")));
     }
-    for (k, v) in &stored.extra {
-        if !m.extra.contains_key(k) {
-            m.extra.insert(k.clone(), v.clone());
-            kept.push(k.clone());
-        }
+    let removed: Vec<&str> = (stored.curated.tags_removed.iter())
+        .filter(|t| incoming.tags.contains(t))
+        .map(String::as_str)
+        .collect();
+    if !removed.is_empty() {
+        kept.push(format!("tags {} removed", removed.join(", ")));
+    }
+    if let Some(v) = stored.extra.get(NOT_DUPLICATE_OF)
+        && m.extra.get(NOT_DUPLICATE_OF) != Some(v)
+    {
+        m.extra.insert(NOT_DUPLICATE_OF.into(), v.clone());
+        kept.push(NOT_DUPLICATE_OF.into());
     }
     if stored.read_count > m.read_count {
         m.read_count = stored.read_count;
@@ -95,7 +118,7 @@ fn plural(n: usize, word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Rating, Relationship, Status, Timestamp};
+    use crate::model::{Curated, Rating, Relationship, Status, Timestamp};
 
     #[test]
     fn the_source_owns_the_text_and_scores_and_the_person_keeps_their_work() {
@@ -113,6 +136,11 @@ mod tests {
             strength: None,
         }];
         stored.extra.insert("validated_by".into(), "human".into());
+        stored.curated = Curated {
+            status: true,
+            tags_added: vec!["mine".into()],
+            tags_removed: Vec::new(),
+        };
         stored.feel[0] = Some(0.1);
         let mut incoming = Memory::new("a", "new text", Timestamp(5));
         incoming.tags = vec!["src".into()];
@@ -130,14 +158,34 @@ mod tests {
         assert_eq!(m.extra["validated_by"], "human");
         assert_eq!(
             kept,
-            [
-                "status validated",
-                "1 rating",
-                "1 link",
-                "tags mine",
-                "validated_by"
-            ]
+            ["status validated", "1 rating", "1 link", "tags mine",]
+        );
+        assert_eq!(
+            m.curated, stored.curated,
+            "the marks stay for the next import"
         );
         assert!(m.validate().is_empty(), "{:?}", m.validate());
+    }
+
+    #[test]
+    fn what_the_source_changed_wins_where_the_person_did_nothing() {
+        let mut stored = Memory::new("a", "text", Timestamp(1));
+        stored.status = Status::Proposed;
+        stored.tags = vec!["keep".into(), "mine".into()];
+        stored.curated.tags_added = vec!["mine".into()];
+        stored.curated.tags_removed = vec!["noise".into()];
+        stored.extra.insert("validated_by".into(), "agent".into());
+        let mut incoming = Memory::new("a", "text", Timestamp(5));
+        incoming.status = Status::Deprecated; // the source's own decision
+        incoming.tags = vec!["keep".into(), "noise".into(), "new".into()];
+        incoming
+            .extra
+            .insert("stale_reason".into(), "replaced upstream".into());
+        let (m, kept) = update_from_source(&stored, &incoming);
+        assert_eq!(m.status, Status::Deprecated);
+        assert_eq!(m.extra.get("validated_by"), None, "the source dropped it");
+        assert_eq!(m.extra["stale_reason"], "replaced upstream");
+        assert_eq!(m.tags, ["keep", "new", "mine"]);
+        assert_eq!(kept, ["tags mine", "tags noise removed"]);
     }
 }

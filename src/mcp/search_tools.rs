@@ -112,7 +112,7 @@ pub struct SearchByParams {
     pub sort_order: Option<String>,
     /// Property to sort by (byProperty only): any feel_* or functional_* score, a
     /// composite, weight, trust, confidence, trust_level (remember-mcp's trust_score),
-    /// rating_bayesian, rating_count, relationship_count, read_count (remember-mcp's
+    /// rating_bayesian, rating_count, rating_sum, relationship_count, read_count (remember-mcp's
     /// access_count), rem_visits, created_at, updated_at
     pub sort_field: Option<String>,
     /// Max results (default 10, byBroad 50; at most 100)

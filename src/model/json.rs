@@ -1,6 +1,7 @@
 //! Canonical JSON form of a memory: stable key order out; every known alias and every
 //! unknown field (kept in `extra`) in.
 
+use super::curated::Curated;
 use super::feel::{FEEL_COUNT, FEEL_DIMS, input_dim_index};
 use super::keys::is_model_key;
 use super::memory::{DEFAULT_RELATIONSHIP_KIND, Memory, Rating, Relationship, Source};
@@ -80,6 +81,9 @@ impl Memory {
         }
         if let Some(s) = &self.source {
             m.insert("source".into(), source_json(s));
+        }
+        if !self.curated.is_empty() {
+            m.insert("curated".into(), curated_json(&self.curated));
         }
         let mut extra: Vec<_> = self.extra.iter().collect();
         extra.sort_by(|a, b| a.0.cmp(b.0));
@@ -179,6 +183,7 @@ impl Memory {
                     }
                 }
                 "source" => mem.source = r.source(key, value),
+                "curated" => mem.curated = r.curated(key, value),
                 "extra" if value.is_object() => {
                     if let Value::Object(inner) = value {
                         for (k, v) in inner {
@@ -251,6 +256,20 @@ fn source_json(s: &Source) -> Value {
     }
     if !s.keys.is_empty() {
         m.insert("keys".into(), s.keys.clone().into());
+    }
+    Value::Object(m)
+}
+
+fn curated_json(c: &Curated) -> Value {
+    let mut m = Map::new();
+    if c.status {
+        m.insert("status".into(), true.into());
+    }
+    if !c.tags_added.is_empty() {
+        m.insert("tags_added".into(), c.tags_added.clone().into());
+    }
+    if !c.tags_removed.is_empty() {
+        m.insert("tags_removed".into(), c.tags_removed.clone().into());
     }
     Value::Object(m)
 }
@@ -448,6 +467,35 @@ impl Reader {
             });
         }
         out
+    }
+    fn curated(&mut self, field: &str, v: &Value) -> Curated {
+        match v {
+            Value::Null => Curated::default(),
+            Value::Object(o) => {
+                let status = match o.get("status") {
+                    None | Some(Value::Null) => false,
+                    Some(Value::Bool(b)) => *b,
+                    Some(other) => {
+                        self.wrong("curated.status", "true or false", other);
+                        false
+                    }
+                };
+                let mut list = |name: &str| {
+                    o.get(name)
+                        .map(|k| self.string_list(&format!("curated.{name}"), k))
+                        .unwrap_or_default()
+                };
+                Curated {
+                    status,
+                    tags_added: list("tags_added"),
+                    tags_removed: list("tags_removed"),
+                }
+            }
+            _ => {
+                self.wrong(field, "an object {status, tags_added, tags_removed}", v);
+                Curated::default()
+            }
+        }
     }
     fn source(&mut self, field: &str, v: &Value) -> Option<Source> {
         match v {

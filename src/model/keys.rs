@@ -7,7 +7,7 @@ use super::feel::feel_field_index;
 use super::json::DERIVED_FIELDS;
 
 /// The stored fields `Memory::to_json` writes, in its order (the `feel_*` fields aside).
-pub const STORED_FIELDS: [&str; 24] = [
+pub const STORED_FIELDS: [&str; 25] = [
     "id",
     "title",
     "body",
@@ -32,6 +32,7 @@ pub const STORED_FIELDS: [&str; 24] = [
     "relationships",
     "rem_visits",
     "source",
+    "curated",
 ];
 
 /// Keys that `get --json` and `search --json` add beside the stored and derived fields.

@@ -178,6 +178,8 @@ pub struct Memory {
     pub source: Option<Source>,
     /// Every input field memlens does not model, written back on export.
     pub extra: Map<String, Value>,
+    /// What a person changed in memlens, kept by a re-import from the source.
+    pub curated: super::Curated,
 }
 
 impl Memory {
@@ -211,6 +213,7 @@ impl Memory {
             rem_visits: None,
             source: None,
             extra: Map::new(),
+            curated: super::Curated::default(),
         }
     }
 

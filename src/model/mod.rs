@@ -1,5 +1,6 @@
 //! The memory record, its rules and the values derived from it.
 
+pub mod curated;
 pub mod derived;
 pub mod feel;
 pub mod json;
@@ -9,6 +10,7 @@ pub mod timestamp;
 pub mod trust;
 pub mod validate;
 
+pub use curated::Curated;
 pub use derived::ConfidenceTier;
 pub use feel::{
     Composite, FEEL_COUNT, FEEL_DIMS, FeelDim, Layer, ScoreError, check_score, feel_field_index,

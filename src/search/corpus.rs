@@ -431,6 +431,7 @@ impl Corpus {
     pub(crate) fn counts(&self, field: NumericField) -> Option<&[u32]> {
         match field {
             NumericField::RatingCount => Some(&self.rating_count),
+            NumericField::RatingSum => Some(&self.rating_sum),
             NumericField::RelationshipCount => Some(&self.relationship_count),
             NumericField::ReadCount => Some(&self.read_count),
             _ => None,

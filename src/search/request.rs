@@ -83,6 +83,8 @@ pub enum NumericField {
     RatingBayesian,
     /// `rating_count`.
     RatingCount,
+    /// `rating_sum`: the sum of every rating (the imported aggregate and the raters').
+    RatingSum,
     /// `relationship_count` (derived from the store).
     RelationshipCount,
     /// `read_count`.
@@ -110,6 +112,7 @@ impl NumericField {
             NumericField::TrustLevel,
             NumericField::RatingBayesian,
             NumericField::RatingCount,
+            NumericField::RatingSum,
             NumericField::RelationshipCount,
             NumericField::ReadCount,
             NumericField::RemVisits,
@@ -130,6 +133,7 @@ impl NumericField {
             NumericField::TrustLevel => "trust_level",
             NumericField::RatingBayesian => "rating_bayesian",
             NumericField::RatingCount => "rating_count",
+            NumericField::RatingSum => "rating_sum",
             NumericField::RelationshipCount => "relationship_count",
             NumericField::ReadCount => "read_count",
             NumericField::RemVisits => "rem_visits",
@@ -161,6 +165,7 @@ impl NumericField {
             NumericField::TrustLevel => m.trust_level.map(|l| f64::from(l.number())),
             NumericField::RatingBayesian => Some(m.rating_bayesian()),
             NumericField::RatingCount => Some(f64::from(m.rating_count)),
+            NumericField::RatingSum => Some(f64::from(m.rating_sum)),
             NumericField::RelationshipCount => Some(f64::from(relationship_count)),
             NumericField::ReadCount => Some(f64::from(m.read_count)),
             NumericField::RemVisits => m.rem_visits.map(f64::from),

@@ -48,6 +48,7 @@ impl Needs {
                 add(&mut self.fields, Field::RatingCount);
             }
             NumericField::RatingCount => add(&mut self.fields, Field::RatingCount),
+            NumericField::RatingSum => add(&mut self.fields, Field::RatingSum),
             NumericField::ReadCount => add(&mut self.fields, Field::ReadCount),
             NumericField::UpdatedAt => add(&mut self.fields, Field::UpdatedAt),
             NumericField::RelationshipCount => self.relationship_count = true,

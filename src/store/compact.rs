@@ -18,7 +18,9 @@ use crate::codec::{
     Reader, code_of, put_feel_by, put_i64, put_list, put_opt_f64, put_opt_str, put_opt_u32,
     put_score, put_str, put_u32,
 };
-use crate::model::{Memory, Rating, Relationship, Scope, Source, Status, Timestamp, TrustLevel};
+use crate::model::{
+    Curated, Memory, Rating, Relationship, Scope, Source, Status, Timestamp, TrustLevel,
+};
 use serde_json::{Map, Value};
 
 /// The first byte of the compact form with its checksum: what memlens writes.
@@ -118,13 +120,19 @@ fn encode_with(m: &Memory, w: &mut Vec<u8>, tag: u8) {
     }
     // Fields of schema 6, after all the others and only when a memory has them, so the
     // memories of before decode unchanged.
-    if m.trust_level.is_some() || !m.ratings.is_empty() {
+    if m.trust_level.is_some() || !m.ratings.is_empty() || !m.curated.is_empty() {
         w.push(m.trust_level.map_or(0, TrustLevel::number));
         put_u32(w, u32::try_from(m.ratings.len()).unwrap_or(u32::MAX));
         for r in &m.ratings {
             put_str(w, &r.rater);
             w.push(r.value);
         }
+    }
+    // What a person changed in memlens, after those and only when there is some.
+    if !m.curated.is_empty() {
+        w.push(u8::from(m.curated.status));
+        put_list(w, &m.curated.tags_added);
+        put_list(w, &m.curated.tags_removed);
     }
 }
 
@@ -257,6 +265,20 @@ fn decode_fields(bytes: &[u8]) -> Option<Memory> {
             })
             .collect::<Option<_>>()?;
     }
+    if r.at < bytes.len() {
+        m.curated = Curated {
+            status: match r.u8()? {
+                0 => false,
+                1 => true,
+                _ => return None,
+            },
+            tags_added: strings(&mut r)?,
+            tags_removed: strings(&mut r)?,
+        };
+        if m.curated.is_empty() {
+            return None; // never written so: damage
+        }
+    }
     let whole = r.at == bytes.len();
     (whole && m.validate().is_empty() && m.is_normalised()).then_some(m)
 }
@@ -284,6 +306,8 @@ mod tests {
                 // the fields of schema 6 read back too
                 m.trust_level = Some(TrustLevel::Restricted);
                 m.rating_sum += 9;
+                m.curated.status = true;
+                m.curated.tags_removed = vec!["gone".into()];
                 m.rating_count += 2;
                 m.ratings = vec![
                     Rating {

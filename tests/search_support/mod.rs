@@ -102,6 +102,7 @@ pub fn value(d: &Doc, f: NumericField) -> Option<f64> {
         NumericField::TrustLevel => m.trust_level.map(|l| f64::from(l.number())),
         NumericField::RatingBayesian => Some(rating_bayesian(m)),
         NumericField::RatingCount => Some(m.rating_count as f64),
+        NumericField::RatingSum => Some(m.rating_sum as f64),
         NumericField::RelationshipCount => Some(d.rel as f64),
         NumericField::ReadCount => Some(m.read_count as f64),
         NumericField::RemVisits => m.rem_visits.map(|v| v as f64),

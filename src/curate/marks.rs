@@ -1,0 +1,56 @@
+//! Marks what a person changes in memlens on the memory itself
+//! ([`crate::model::Curated`]), so that a re-import from the memory's source keeps it.
+
+use super::edit::{STALE_REASON, VALIDATED_BY};
+use crate::model::Memory;
+
+/// Notes on `after` what the change from `before` did to the fields a re-import
+/// would otherwise take from the source: the status (with who validated it and why
+/// it was rejected or went stale) and the tags.
+pub(super) fn note_person_changes(before: &Memory, after: &mut Memory) {
+    let status_fields_changed = before.status != after.status
+        || [VALIDATED_BY, STALE_REASON]
+            .iter()
+            .any(|k| before.extra.get(*k) != after.extra.get(*k));
+    if status_fields_changed {
+        after.curated.status = true;
+    }
+    if before.tags != after.tags {
+        after.curated.note_tags(&before.tags, &after.tags);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curate::edit::Edit;
+    use crate::model::{Status, Timestamp};
+
+    fn edited(m: &Memory, edit: Edit) -> Memory {
+        let mut after = m.clone();
+        edit.apply_to(&mut after, Timestamp(9)).unwrap();
+        note_person_changes(m, &mut after);
+        after
+    }
+
+    #[test]
+    fn status_verbs_and_tag_verbs_are_marked_and_nothing_else_is() {
+        let mut m = Memory::new("a", "text", Timestamp(1));
+        m.tags = vec!["src".into()];
+        let rated = edited(&m, Edit::Rate(4));
+        assert!(rated.curated.is_empty(), "{:?}", rated.curated);
+        let approved = edited(&m, Edit::Approve);
+        assert!(approved.curated.status);
+        // approving what an agent validated changes only who validated it: still marked
+        let mut by_agent = m.clone();
+        by_agent.status = Status::Validated;
+        by_agent.extra.insert(VALIDATED_BY.into(), "agent".into());
+        assert!(edited(&by_agent, Edit::Approve).curated.status);
+        let tagged = edited(&m, Edit::Tag(vec!["mine".into()]));
+        assert_eq!(tagged.curated.tags_added, ["mine"]);
+        assert!(!tagged.curated.status);
+        let untagged = edited(&tagged, Edit::Untag(vec!["src".into()]));
+        assert_eq!(untagged.curated.tags_removed, ["src"]);
+        assert_eq!(untagged.curated.tags_added, ["mine"]);
+    }
+}
