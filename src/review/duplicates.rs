@@ -6,7 +6,7 @@
 //! [`DuplicateIndex`] holds about 100 bytes per memory (a hash of the normalized text
 //! and one 32-bit key per band); the texts are read again only for the candidates.
 
-use super::shingles::{Banding, hash_bytes, jaccard, normalized, shingles};
+use super::shingles::{Banding, Sketch, hash_bytes, jaccard, normalized, shingles};
 use std::collections::HashMap;
 
 /// The least Jaccard index of shingles for a pair to be listed.
@@ -74,9 +74,14 @@ pub struct Summary {
 impl Summary {
     /// The summary of one text under `banding`.
     pub fn of(text: &str, banding: Banding) -> Summary {
+        Summary::of_sketch(&Sketch::of(text), banding)
+    }
+
+    /// The summary of a text's sketch under `banding`.
+    pub fn of_sketch(sketch: &Sketch, banding: Banding) -> Summary {
         Summary {
-            normalized: hash_bytes(normalized(text).as_bytes()),
-            bands: banding.band_keys(&shingles(text)),
+            normalized: sketch.normalized,
+            bands: banding.band_keys(&sketch.shingles),
         }
     }
 
@@ -184,32 +189,35 @@ fn ordered(a: u32, b: u32) -> (u32, u32) {
     if a < b { (a, b) } else { (b, a) }
 }
 
-/// Checks candidate pairs against their texts: exact, normalized, or Jaccard of
-/// shingles at least `threshold`. `text_of` gives a key's text (`None`: gone, the pair
-/// is dropped); each text is read and shingled once.
+/// Checks candidate pairs against their texts: exact (the same bytes, compared by a
+/// 64-bit hash), normalized, or Jaccard of shingles at least `threshold`. `text_of`
+/// gives a key's text (`None`: gone, the pair is dropped); each text is read once, in
+/// the order of the keys, and the texts are sketched on every core.
 pub fn verify(
     candidates: &[(u32, u32)],
     threshold: f64,
     mut text_of: impl FnMut(u32) -> Option<String>,
 ) -> Vec<KeyPair> {
-    struct Seen {
-        text: String,
-        normalized: String,
-        shingles: Vec<u64>,
+    let mut keys: Vec<u32> = candidates.iter().flat_map(|&(a, b)| [a, b]).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let mut seen: HashMap<u32, Sketch> = HashMap::with_capacity(keys.len());
+    for chunk in keys.chunks(crate::parallel::PARALLEL_FROM) {
+        let texts: Vec<(u32, String)> = chunk
+            .iter()
+            .filter_map(|&k| text_of(k).map(|t| (k, t)))
+            .collect();
+        let sketches = crate::parallel::in_parts(texts.len(), |range| {
+            texts[range]
+                .iter()
+                .map(|(k, t)| (*k, Sketch::of(t)))
+                .collect()
+        });
+        seen.extend(sketches);
     }
-    let mut seen: HashMap<u32, Option<Seen>> = HashMap::new();
     let mut out = Vec::new();
     for &(a, b) in candidates {
-        for key in [a, b] {
-            seen.entry(key).or_insert_with(|| {
-                text_of(key).map(|text| Seen {
-                    normalized: normalized(&text),
-                    shingles: shingles(&text),
-                    text,
-                })
-            });
-        }
-        let (Some(Some(x)), Some(Some(y))) = (seen.get(&a), seen.get(&b)) else {
+        let (Some(x), Some(y)) = (seen.get(&a), seen.get(&b)) else {
             continue;
         };
         let (kind, similarity) = if x.text == y.text {

@@ -4,12 +4,12 @@
 
 use super::Queue;
 use super::conflicts::{ConflictIndex, conflict, keep_first};
-use super::duplicates::{DEFAULT_THRESHOLD, DuplicateIndex, DuplicateKind, verify};
+use super::duplicates::{DEFAULT_THRESHOLD, DuplicateIndex, DuplicateKind, Summary, verify};
 use super::fields::not_duplicate_of;
 use super::queues::{
     AnchorCheck, ReviewOptions, agent_validated, is_pending, is_stale, needs_approval,
 };
-use super::shingles::Banding;
+use super::shingles::{Banding, Sketch};
 use crate::model::{Memory, Timestamp};
 use crate::store::{StoreError, StoreReader, StoreResult};
 use std::collections::{HashMap, HashSet};
@@ -58,6 +58,7 @@ impl Review {
         let mut duplicates = DuplicateIndex::new(Banding::default());
         let mut marks: HashSet<(String, String)> = HashSet::new();
         let mut conflicts = ConflictIndex::new();
+        let mut texts: Vec<(u32, String)> = Vec::new();
         reader.for_each(|doc, m| {
             if m.is_deleted() {
                 return;
@@ -98,16 +99,20 @@ impl Review {
                     });
                 }
             }
-            if wants(Queue::Duplicates) && !super::shingles::normalized(&m.body).is_empty() {
-                duplicates.add(doc, &m.body);
+            if wants(Queue::Duplicates) {
                 for other in not_duplicate_of(&m) {
                     marks.insert(ordered_ids(&m.id, other));
+                }
+                texts.push((doc, m.body.clone()));
+                if texts.len() >= SKETCH_BATCH {
+                    summarize(&mut texts, &mut duplicates);
                 }
             }
             if wants(Queue::Conflicts) {
                 conflicts.add(doc, &m);
             }
         })?;
+        summarize(&mut texts, &mut duplicates);
         let mut review = Review::default();
         for q in wanted {
             review.scanned[q.index()] = true;
@@ -132,8 +137,10 @@ impl Review {
         let mut memories = Memories::new(reader);
         if wants(Queue::Duplicates) {
             let candidates = duplicates.candidates();
+            // the candidates' texts are read once and not kept: only the memories of
+            // the pairs found are
             let pairs = verify(&candidates, DEFAULT_THRESHOLD, |doc| {
-                memories.get(doc).map(|m| m.body.clone())
+                memories.body(doc)
             });
             let mut entries = Vec::new();
             for p in pairs {
@@ -191,6 +198,28 @@ impl Review {
     }
 }
 
+/// Texts sketched together, on every core.
+const SKETCH_BATCH: usize = 2 * crate::parallel::PARALLEL_FROM;
+
+/// Adds the duplicate summaries of `texts` (those with words) to `index`, computed on
+/// every core, and empties `texts`.
+fn summarize(texts: &mut Vec<(u32, String)>, index: &mut DuplicateIndex) {
+    let banding = index.banding();
+    let summaries = crate::parallel::in_parts(texts.len(), |range| {
+        texts[range]
+            .iter()
+            .filter_map(|(doc, text)| {
+                let sketch = Sketch::of(text);
+                (!sketch.wordless).then(|| (*doc, Summary::of_sketch(&sketch, banding)))
+            })
+            .collect()
+    });
+    for (doc, summary) in summaries {
+        index.push(doc, summary);
+    }
+    texts.clear();
+}
+
 /// A pair as an entry, the one to keep first.
 fn pair_entry(a: &Memory, da: u32, b: &Memory, db: u32, reason: String, similarity: f64) -> Entry {
     let (keep, dk, other, dother) = if keep_first(a, b).is_le() {
@@ -244,6 +273,20 @@ impl<'r> Memories<'r> {
                 }
             })
             .clone()
+    }
+
+    /// The body of a memory, read without keeping the memory.
+    fn body(&mut self, doc: u32) -> Option<String> {
+        if let Some(m) = self.cache.get(&doc) {
+            return m.as_ref().map(|m| m.body.clone());
+        }
+        match self.reader.get_doc(doc) {
+            Ok(m) => m.map(|m| m.body),
+            Err(e) => {
+                self.error.get_or_insert(e);
+                None
+            }
+        }
     }
 
     fn finish(self) -> StoreResult<()> {

@@ -38,14 +38,72 @@ pub fn normalized(text: &str) -> String {
 pub use crate::stable_hash::hash_bytes;
 use crate::stable_hash::mix;
 
+/// A text read once for comparison: its shingles, and hashes of its bytes and of its
+/// [`normalized`] form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sketch {
+    /// `hash_bytes` of the text.
+    pub text: u64,
+    /// `hash_bytes` of [`normalized`] of the text.
+    pub normalized: u64,
+    /// True when the text has no word.
+    pub wordless: bool,
+    /// [`shingles`] of the text.
+    pub shingles: Vec<u64>,
+}
+
+impl Sketch {
+    /// The sketch of `text`, in one pass over it: ASCII words are lowercased and hashed
+    /// byte by byte, without a copy; the hashes are those of [`words`], [`normalized`]
+    /// and [`shingles`].
+    pub fn of(text: &str) -> Sketch {
+        const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+        let fnv = |h: u64, b: u8| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        let mut words = Vec::new();
+        let mut joined = FNV_START;
+        let mut add = |bytes: &mut dyn Iterator<Item = u8>, words: &mut Vec<u64>| {
+            if !words.is_empty() {
+                joined = fnv(joined, b' ');
+            }
+            let mut h = FNV_START;
+            for b in bytes {
+                h = fnv(h, b);
+                joined = fnv(joined, b);
+            }
+            words.push(mix(h));
+        };
+        for word in text.split(|c: char| !c.is_alphanumeric()) {
+            if word.is_empty() {
+                continue;
+            }
+            if word.is_ascii() {
+                add(&mut word.bytes().map(|b| b.to_ascii_lowercase()), &mut words);
+            } else {
+                add(&mut word.to_lowercase().into_bytes().into_iter(), &mut words);
+            }
+        }
+        Sketch {
+            text: hash_bytes(text.as_bytes()),
+            normalized: mix(joined),
+            wordless: words.is_empty(),
+            shingles: shingle_set(&words),
+        }
+    }
+}
+
 /// The text's shingles as a sorted set of 64-bit hashes.
 pub fn shingles(text: &str) -> Vec<u64> {
     let hashes: Vec<u64> = words(text).map(|w| hash_bytes(w.as_bytes())).collect();
+    shingle_set(&hashes)
+}
+
+/// The sorted set of shingles of a text's word hashes.
+fn shingle_set(hashes: &[u64]) -> Vec<u64> {
     let mut set: Vec<u64> = if hashes.len() < SHINGLE_WORDS {
         if hashes.is_empty() {
             Vec::new()
         } else {
-            vec![combine(&hashes)]
+            vec![combine(hashes)]
         }
     } else {
         hashes.windows(SHINGLE_WORDS).map(combine).collect()
@@ -155,6 +213,25 @@ mod tests {
         // {123, 234, 345} vs {123, 234, 346}: 2 shared of 4
         assert!((jaccard(&a, &b) - 0.5).abs() < 1e-9);
         assert_eq!(jaccard(&a, &a), 1.0);
+    }
+
+    #[test]
+    fn a_sketch_hashes_what_the_word_by_word_functions_give() {
+        for text in [
+            "",
+            "  ,;",
+            "One",
+            "Hello,  World!\n",
+            "the ledger posts twice when the retry carries no key",
+            "ÉCOLE Straße ΟΔΟΣ naïve café 東京 x_y 42 ab",
+            "mixed ASCII and Ünïcödé words, with CAPS and digits 1a2b",
+        ] {
+            let s = Sketch::of(text);
+            assert_eq!(s.text, hash_bytes(text.as_bytes()), "{text:?}");
+            assert_eq!(s.normalized, hash_bytes(normalized(text).as_bytes()), "{text:?}");
+            assert_eq!(s.wordless, normalized(text).is_empty(), "{text:?}");
+            assert_eq!(s.shingles, shingles(text), "{text:?}");
+        }
     }
 
     #[test]
