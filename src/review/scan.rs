@@ -139,9 +139,7 @@ impl Review {
             let candidates = duplicates.candidates();
             // the candidates' texts are read once and not kept: only the memories of
             // the pairs found are
-            let pairs = verify(&candidates, DEFAULT_THRESHOLD, |doc| {
-                memories.body(doc)
-            });
+            let pairs = verify(&candidates, DEFAULT_THRESHOLD, |doc| memories.body(doc));
             let mut entries = Vec::new();
             for p in pairs {
                 let (Some(a), Some(b)) = (memories.get(p.a), memories.get(p.b)) else {

@@ -77,9 +77,15 @@ impl Sketch {
                 continue;
             }
             if word.is_ascii() {
-                add(&mut word.bytes().map(|b| b.to_ascii_lowercase()), &mut words);
+                add(
+                    &mut word.bytes().map(|b| b.to_ascii_lowercase()),
+                    &mut words,
+                );
             } else {
-                add(&mut word.to_lowercase().into_bytes().into_iter(), &mut words);
+                add(
+                    &mut word.to_lowercase().into_bytes().into_iter(),
+                    &mut words,
+                );
             }
         }
         Sketch {
@@ -228,7 +234,11 @@ mod tests {
         ] {
             let s = Sketch::of(text);
             assert_eq!(s.text, hash_bytes(text.as_bytes()), "{text:?}");
-            assert_eq!(s.normalized, hash_bytes(normalized(text).as_bytes()), "{text:?}");
+            assert_eq!(
+                s.normalized,
+                hash_bytes(normalized(text).as_bytes()),
+                "{text:?}"
+            );
             assert_eq!(s.wordless, normalized(text).is_empty(), "{text:?}");
             assert_eq!(s.shingles, shingles(text), "{text:?}");
         }
