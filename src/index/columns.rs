@@ -247,6 +247,91 @@ impl Values {
     }
 }
 
+impl Values {
+    /// Sets document `at` to what `from` (a chunk of the same field) holds there.
+    fn copy_slot(&mut self, from: &Values, at: usize) {
+        match (self, from) {
+            (Values::Numbers(v), Values::Numbers(f)) => v[at] = f[at],
+            (Values::Whole(v), Values::Whole(f)) => v[at] = f[at],
+            (Values::Codes(v), Values::Codes(f)) => v[at] = f[at],
+            (Values::Names(dict, v), Values::Names(fd, f)) => {
+                v[at] = match f[at] {
+                    NONE => NONE,
+                    n => dict.number(&fd.0[n as usize]),
+                };
+            }
+            (Values::Lists(dict, v), Values::Lists(fd, f)) => {
+                v[at] = f[at]
+                    .iter()
+                    .map(|&n| dict.number(&fd.0[n as usize]))
+                    .collect();
+            }
+            _ => {} // one field's chunks are always of one kind
+        }
+    }
+}
+
+/// The columns of the documents new to the store in one chunk, filled as each
+/// document is added from the record it was just given (an import adds most of a
+/// store this way), so the flush neither reads those records back nor parses them again.
+#[derive(Debug)]
+pub(crate) struct NewChunk {
+    chunk: u32,
+    /// One chunk of values per field, in [`Field::all`]'s order.
+    values: Vec<Values>,
+    /// The documents added, ascending.
+    docs: Vec<u32>,
+}
+
+/// Notes the columns of `doc`, new to the store, from its record `r` in `chunks`
+/// (documents come in ascending order).
+pub(crate) fn add_new(chunks: &mut Vec<NewChunk>, doc: u32, r: &RecordView<'_>) {
+    let chunk = doc / CHUNK_DOCS;
+    if chunks.last().is_none_or(|c| c.chunk != chunk) {
+        chunks.push(NewChunk {
+            chunk,
+            values: Field::all().map(Field::empty).collect(),
+            docs: Vec::new(),
+        });
+    }
+    let Some(last) = chunks.last_mut() else {
+        return;
+    };
+    let at = (doc % CHUNK_DOCS) as usize;
+    for (field, values) in Field::all().zip(&mut last.values) {
+        values.set(field, at, Some(r));
+    }
+    last.docs.push(doc);
+}
+
+/// Writes the columns of the new documents in `chunks`, over what the stored chunks
+/// hold of their other documents.
+pub(crate) fn write_new(
+    columns: &mut Table<'_, (&'static str, u32), Sealed>,
+    chunks: Vec<NewChunk>,
+) -> Result<(), StorageError> {
+    for new in chunks {
+        for (field, values) in Field::all().zip(new.values) {
+            let merged = match get(columns, field, new.chunk)? {
+                None => values,
+                Some(mut stored) => {
+                    for &doc in &new.docs {
+                        stored.copy_slot(&values, (doc % CHUNK_DOCS) as usize);
+                    }
+                    stored
+                }
+            };
+            let key = (field.name(), new.chunk);
+            if merged.is_default() {
+                columns.remove(key)?;
+            } else {
+                columns.insert(key, SealedBuf::new(&key, &encode(&merged)).value())?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `v` in thousandths, when that gives back exactly `v`.
 fn thousandths(v: f64) -> Option<i16> {
     let q = (v * 1000.0).round();

@@ -143,6 +143,7 @@ impl IndexEntry {
 pub struct IndexWriter<'w> {
     docs: Table<'w, u32, Sealed>,
     haystacks: Table<'w, u32, Sealed>,
+    columns: Table<'w, (&'static str, u32), Sealed>,
     pending: &'w mut PendingIndex,
     /// The record being written, sealed.
     sealed: SealedBuf,
@@ -157,6 +158,7 @@ impl<'w> IndexWriter<'w> {
         Ok(IndexWriter {
             docs: txn.open_table(SEARCH_DOCS)?,
             haystacks: txn.open_table(haystacks::HAYSTACKS)?,
+            columns: txn.open_table(columns::COLUMNS)?,
             pending,
             sealed: SealedBuf::default(),
         })
@@ -218,6 +220,7 @@ impl<'w> IndexWriter<'w> {
             self.write_appended()?;
         }
         self.pending.add_new(doc, entry);
+        self.pending.write_full_columns(&mut self.columns)?;
         self.write_text_when_full()
     }
 

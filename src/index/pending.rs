@@ -9,7 +9,7 @@ use super::columns::{self, COLUMNS};
 use super::facts::{self, FACTS, Fact, TotalsChange};
 use super::haystacks::{self, HAYSTACKS, Text};
 use super::postings_flush::write_postings;
-use super::record::section_terms;
+use super::record::{RecordView, section_terms};
 use super::sealed::Sealed;
 use super::term_names::TermNames;
 use super::terms::TermIds;
@@ -41,6 +41,8 @@ pub struct PendingIndex {
     columns: Vec<u32>,
     /// The records of memories new to the store, not yet in `SEARCH_DOCS`.
     pub(super) records: Appends,
+    /// The columns of the memories new to the store, by chunk.
+    new_columns: Vec<columns::NewChunk>,
 }
 
 /// What the postings and facts hold of one memory: its term section and facts row
@@ -70,6 +72,7 @@ impl PendingIndex {
             && self.text.docs.is_empty()
             && self.records.is_empty()
             && self.columns.is_empty()
+            && self.new_columns.is_empty()
     }
 
     /// The number of `term` (UTF-8), named when it is new.
@@ -99,6 +102,25 @@ impl PendingIndex {
     /// stored record to parse and check).
     pub fn add_new(&mut self, doc: u32, entry: &IndexEntry) {
         self.add(doc, entry.term_section(), entry.fact(), Some(entry.text()));
+        match RecordView::parse(entry.record()) {
+            Some(view) => columns::add_new(&mut self.new_columns, doc, &view),
+            // never for a record just built; read back at the flush as any other
+            None => self.columns.push(doc),
+        }
+    }
+
+    /// Writes the columns of the new documents' chunks that no later document can
+    /// join (all but the last), so they wait in memory one chunk at a time.
+    pub fn write_full_columns(
+        &mut self,
+        table: &mut Table<'_, (&'static str, u32), Sealed>,
+    ) -> Result<(), StorageError> {
+        if self.new_columns.len() < 2 {
+            return Ok(());
+        }
+        let last = self.new_columns.len() - 1;
+        let full: Vec<columns::NewChunk> = self.new_columns.drain(..last).collect();
+        columns::write_new(table, full)
     }
 
     /// Records a document new to the store: the terms of its term section (read
@@ -128,7 +150,6 @@ impl PendingIndex {
         }
         self.totals.count(&fact, 1);
         self.facts.push((doc, Some(fact)));
-        self.columns.push(doc);
         if text.is_some() {
             self.text.push(doc, text);
         }
@@ -146,6 +167,7 @@ impl PendingIndex {
     ) {
         if let (None, Some(new)) = (old, new) {
             self.add(doc, new.terms, new.fact, text);
+            self.columns.push(doc);
             return;
         }
         self.columns.push(doc);
@@ -227,6 +249,7 @@ impl PendingIndex {
         let text = std::mem::take(&mut self.text);
         let totals = std::mem::take(&mut self.totals);
         let mut columns = std::mem::take(&mut self.columns);
+        let new_columns = std::mem::take(&mut self.new_columns);
         let records = &mut self.records;
         let apart = added.len() + log.len() + text.docs.len() >= PARALLEL_FLUSH;
         let (postings, rest) = both(
@@ -237,11 +260,11 @@ impl PendingIndex {
                 write_facts_and_haystacks(txn, facts, totals, text)?;
                 columns.sort_unstable();
                 columns.dedup();
-                columns::apply(
-                    &mut txn.open_table(COLUMNS)?,
-                    &txn.open_table(SEARCH_DOCS)?,
-                    &columns,
-                )?;
+                let mut table = txn.open_table(COLUMNS)?;
+                // the new documents first: a change to one of them after it was added
+                // is in `columns` and read back after
+                columns::write_new(&mut table, new_columns)?;
+                columns::apply(&mut table, &txn.open_table(SEARCH_DOCS)?, &columns)?;
                 Ok(())
             },
         );

@@ -71,7 +71,9 @@ fn for_each_piece<'a>(text: &'a str, mut f: impl FnMut(&'a str, bool)) {
 /// True when the text has a private block.
 pub fn has_private(text: &str) -> bool {
     let mut found = false;
-    if memchr::memmem::find(text.as_bytes(), OPEN.as_bytes()).is_some() {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(OPEN.as_bytes()));
+    if FINDER.find(text.as_bytes()).is_some() {
         for_each_piece(text, |_, private| found |= private);
     }
     found

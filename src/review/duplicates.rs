@@ -151,6 +151,7 @@ impl DuplicateIndex {
             .map(|i| (self.normalized[i], self.keys[i]))
             .collect();
         link_runs(&mut bucket, &mut pairs);
+        let mut unique = pairs.len();
         let bands = self.banding.bands;
         for band in 0..bands {
             bucket.clear();
@@ -160,6 +161,13 @@ impl DuplicateIndex {
                     .map(|i| (u64::from(self.bands[i * bands + band]), self.keys[i])),
             );
             link_runs(&mut bucket, &mut pairs);
+            // most pairs share several bands: the list is made unique whenever it has
+            // doubled, so it never holds each pair once per band
+            if pairs.len() > 2 * unique {
+                pairs.sort_unstable();
+                pairs.dedup();
+                unique = pairs.len();
+            }
         }
         pairs.sort_unstable();
         pairs.dedup();
@@ -198,7 +206,9 @@ pub fn verify(
     threshold: f64,
     mut text_of: impl FnMut(u32) -> Option<String>,
 ) -> Vec<KeyPair> {
-    let mut keys: Vec<u32> = candidates.iter().flat_map(|&(a, b)| [a, b]).collect();
+    let mut keys: Vec<u32> = candidates.iter().map(|&(a, _)| a).collect();
+    keys.dedup(); // the candidates are sorted: each `a` comes in one run
+    keys.extend(candidates.iter().map(|&(_, b)| b));
     keys.sort_unstable();
     keys.dedup();
     let mut seen: HashMap<u32, Sketch> = HashMap::with_capacity(keys.len());
