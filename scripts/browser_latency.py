@@ -8,24 +8,15 @@
 # memory already on the screen. Prints p50/p95 in ms. Needs tmux.
 import json, os, subprocess, sys, time
 
+import tmux_screen
+
 BIN, DB = sys.argv[1], sys.argv[2]
 CREATES = int(sys.argv[3]) if len(sys.argv) > 3 else 20
 SESSION = f"memlens-latency-{os.getpid()}"
 
 
-def screen():
-    return subprocess.run(["tmux", "capture-pane", "-t", SESSION, "-p"],
-                          capture_output=True, text=True).stdout
-
-
 def wait_for(pred, limit):
-    start = time.perf_counter()
-    while time.perf_counter() - start < limit:
-        text = screen()
-        if pred(text):
-            return time.perf_counter()
-        time.sleep(0.01)
-    raise SystemExit(f"timed out; screen:\n{screen()}")
+    return tmux_screen.wait_for(SESSION, pred, limit)
 
 
 subprocess.run(["tmux", "new-session", "-d", "-s", SESSION, "-x", "160", "-y", "40",

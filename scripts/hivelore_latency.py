@@ -8,7 +8,9 @@
 # existing file is edited WRITES times, and the screen is read every 10 ms until each
 # change is on it (the newest memory is first in the time order the browser opens on).
 # Prints p50/p95/max in ms. Needs tmux.
-import os, pathlib, re, shutil, subprocess, sys, tempfile, time
+import os, pathlib, shutil, subprocess, sys, tempfile, time
+
+import tmux_screen
 
 BIN, FILES = sys.argv[1], int(sys.argv[2])
 WRITES = int(sys.argv[3]) if len(sys.argv) > 3 else 10
@@ -30,18 +32,8 @@ for i in range(FILES):
     (team / f"{new}.md").write_text(t.replace(f"\nid: {stem}\n", f"\nid: {new}\n", 1))
 
 
-def screen():
-    return subprocess.run(["tmux", "capture-pane", "-t", SESSION, "-p"],
-                          capture_output=True, text=True).stdout
-
-
 def wait_for(pred, limit):
-    start = time.perf_counter()
-    while time.perf_counter() - start < limit:
-        if pred(screen()):
-            return time.perf_counter()
-        time.sleep(0.01)
-    raise SystemExit(f"timed out; screen:\n{screen()}")
+    return tmux_screen.wait_for(SESSION, pred, limit)
 
 
 def memory(mid, line):

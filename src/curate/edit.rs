@@ -10,6 +10,9 @@ use serde_json::Value;
 pub const VALIDATED_BY: &str = "validated_by";
 /// Key in `extra` where hivelore keeps why a memory was rejected or went stale.
 pub const STALE_REASON: &str = "stale_reason";
+/// The keys of `extra` that go with the status: approve, reject and supersede set them
+/// together with it.
+pub const STATUS_KEYS: [&str; 2] = [VALIDATED_BY, STALE_REASON];
 /// The `validated_by` value of an approval made by a person.
 pub const VALIDATED_BY_HUMAN: &str = "human";
 

@@ -1,7 +1,7 @@
 //! Marks what a person changes in memlens on the memory itself
 //! ([`crate::model::Curated`]), so that a re-import from the memory's source keeps it.
 
-use super::edit::{STALE_REASON, VALIDATED_BY};
+use super::edit::STATUS_KEYS;
 use crate::model::Memory;
 
 /// Notes on `after` what the change from `before` did to the fields a re-import
@@ -9,7 +9,7 @@ use crate::model::Memory;
 /// it was rejected or went stale) and the tags.
 pub(super) fn note_person_changes(before: &Memory, after: &mut Memory) {
     let status_fields_changed = before.status != after.status
-        || [VALIDATED_BY, STALE_REASON]
+        || STATUS_KEYS
             .iter()
             .any(|k| before.extra.get(*k) != after.extra.get(*k));
     if status_fields_changed {
@@ -23,7 +23,7 @@ pub(super) fn note_person_changes(before: &Memory, after: &mut Memory) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::curate::edit::Edit;
+    use crate::curate::edit::{Edit, VALIDATED_BY};
     use crate::model::{Status, Timestamp};
 
     fn edited(m: &Memory, edit: Edit) -> Memory {

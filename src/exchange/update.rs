@@ -13,11 +13,8 @@
 //! the larger read count and the later read. Each kept thing is named, per memory, in
 //! the import's report.
 
-use crate::curate::edit::{NOT_DUPLICATE_OF, STALE_REASON, VALIDATED_BY};
+use crate::curate::edit::{NOT_DUPLICATE_OF, STATUS_KEYS};
 use crate::model::Memory;
-
-/// Keys of `extra` that go with the status: set in memlens together with it.
-const STATUS_KEYS: [&str; 2] = [VALIDATED_BY, STALE_REASON];
 
 /// The memory a re-import of `incoming` over `stored` leaves, and what it kept of
 /// `stored`, as short phrases for the report (`status validated`, `2 ratings`, …).

@@ -190,6 +190,28 @@ impl Values {
         }
     }
 
+    /// Sets document `at` to what `from` (a chunk of the same field) holds there.
+    fn copy_slot(&mut self, from: &Values, at: usize) {
+        match (self, from) {
+            (Values::Numbers(v), Values::Numbers(f)) => v[at] = f[at],
+            (Values::Whole(v), Values::Whole(f)) => v[at] = f[at],
+            (Values::Codes(v), Values::Codes(f)) => v[at] = f[at],
+            (Values::Names(dict, v), Values::Names(fd, f)) => {
+                v[at] = match f[at] {
+                    NONE => NONE,
+                    n => dict.number(&fd.0[n as usize]),
+                };
+            }
+            (Values::Lists(dict, v), Values::Lists(fd, f)) => {
+                v[at] = f[at]
+                    .iter()
+                    .map(|&n| dict.number(&fd.0[n as usize]))
+                    .collect();
+            }
+            _ => {} // one field's chunks are always of one kind
+        }
+    }
+
     /// Sets document `at` of the chunk to what `r` holds of `field`; true when it
     /// changed.
     fn set(&mut self, field: Field, at: usize, r: Option<&RecordView<'_>>) -> bool {
@@ -243,30 +265,6 @@ impl Values {
                 v[at] = new;
                 changed
             }
-        }
-    }
-}
-
-impl Values {
-    /// Sets document `at` to what `from` (a chunk of the same field) holds there.
-    fn copy_slot(&mut self, from: &Values, at: usize) {
-        match (self, from) {
-            (Values::Numbers(v), Values::Numbers(f)) => v[at] = f[at],
-            (Values::Whole(v), Values::Whole(f)) => v[at] = f[at],
-            (Values::Codes(v), Values::Codes(f)) => v[at] = f[at],
-            (Values::Names(dict, v), Values::Names(fd, f)) => {
-                v[at] = match f[at] {
-                    NONE => NONE,
-                    n => dict.number(&fd.0[n as usize]),
-                };
-            }
-            (Values::Lists(dict, v), Values::Lists(fd, f)) => {
-                v[at] = f[at]
-                    .iter()
-                    .map(|&n| dict.number(&fd.0[n as usize]))
-                    .collect();
-            }
-            _ => {} // one field's chunks are always of one kind
         }
     }
 }

@@ -259,32 +259,28 @@ impl<'r> Memories<'r> {
     }
 
     fn get(&mut self, doc: u32) -> Option<Memory> {
-        let reader = self.reader;
-        let error = &mut self.error;
-        self.cache
-            .entry(doc)
-            .or_insert_with(|| match reader.get_doc(doc) {
-                Ok(m) => m,
-                Err(e) => {
-                    error.get_or_insert(e);
-                    None
-                }
-            })
-            .clone()
+        if let Some(m) = self.cache.get(&doc) {
+            return m.clone();
+        }
+        let m = self.read(doc);
+        self.cache.insert(doc, m.clone());
+        m
     }
 
     /// The body of a memory, read without keeping the memory.
     fn body(&mut self, doc: u32) -> Option<String> {
-        if let Some(m) = self.cache.get(&doc) {
-            return m.as_ref().map(|m| m.body.clone());
+        match self.cache.get(&doc) {
+            Some(m) => m.as_ref().map(|m| m.body.clone()),
+            None => self.read(doc).map(|m| m.body),
         }
-        match self.reader.get_doc(doc) {
-            Ok(m) => m.map(|m| m.body),
-            Err(e) => {
-                self.error.get_or_insert(e);
-                None
-            }
-        }
+    }
+
+    /// Reads a memory from the store, keeping the first error.
+    fn read(&mut self, doc: u32) -> Option<Memory> {
+        self.reader.get_doc(doc).unwrap_or_else(|e| {
+            self.error.get_or_insert(e);
+            None
+        })
     }
 
     fn finish(self) -> StoreResult<()> {
