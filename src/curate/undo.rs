@@ -17,9 +17,13 @@ pub struct UndoEntry {
     pub after: Option<Memory>,
 }
 
+/// Fields every change moves on its own, never named as changed by it.
+const BOOKKEEPING: [&str; 2] = ["updated_at", "curated"];
+
 impl UndoEntry {
     /// Names of the stored fields that differ between before and after (an `extra` key
-    /// by its own name), `updated_at` left out; `["purged"]` or `["created"]` when the
+    /// by its own name), the bookkeeping of every change (`updated_at`, `curated`) left
+    /// out; `["purged"]` or `["created"]` when the
     /// memory appeared or disappeared.
     pub fn changed_fields(&self) -> Vec<String> {
         let (before, after) = match (&self.before, &self.after) {
@@ -29,13 +33,15 @@ impl UndoEntry {
         };
         let mut fields: Vec<String> = after
             .iter()
-            .filter(|(k, v)| k.as_str() != "updated_at" && before.get(k.as_str()) != Some(v))
+            .filter(|(k, v)| {
+                !BOOKKEEPING.contains(&k.as_str()) && before.get(k.as_str()) != Some(v)
+            })
             .map(|(k, _)| k.clone())
             .collect();
         fields.extend(
             before
                 .keys()
-                .filter(|k| !after.contains_key(k.as_str()))
+                .filter(|k| !BOOKKEEPING.contains(&k.as_str()) && !after.contains_key(k.as_str()))
                 .cloned(),
         );
         fields
@@ -120,4 +126,25 @@ pub fn undo(store: &Store, undo: &Undo) -> CurateResult<Applied> {
         },
         unchanged: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Status, Timestamp};
+
+    #[test]
+    fn the_bookkeeping_of_a_change_is_not_named_among_its_fields() {
+        let before = Memory::new("a", "text", Timestamp(1));
+        let mut after = before.clone();
+        after.status = Status::Validated;
+        after.updated_at = Timestamp(2);
+        after.curated.status = true;
+        let entry = UndoEntry {
+            id: "a".into(),
+            before: Some(before),
+            after: Some(after),
+        };
+        assert_eq!(entry.changed_fields(), ["status"]);
+    }
 }
