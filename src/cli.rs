@@ -76,9 +76,26 @@ pub struct ReviewArgs {
     /// Show at most N entries (the total is still counted)
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// Skip the first N entries
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: usize,
+    /// Keep only entries whose memory (of a pair: either one) matches this filter, as
+    /// `memlens search --filter` (repeatable)
+    #[arg(long = "filter", value_name = "KEY=VALUE",
+          value_parser = crate::search::command::parse_filter)]
+    pub filters: Vec<String>,
+    /// The engine QUERY is matched with: literal, bm25 or fuzzy
+    #[arg(long, default_value = "literal",
+          value_parser = clap::builder::TypedValueParser::map(
+              clap::builder::PossibleValuesParser::new(["literal", "bm25", "fuzzy"]),
+              |s: String| crate::search::command::parse_engine(&s)))]
+    pub engine: crate::search::Engine,
     /// One JSON object: {"queue", "total", "entries": [...]}
     #[arg(long)]
     pub json: bool,
+    /// Keep only entries whose memory (of a pair: either one) this search finds
+    #[arg(value_name = "QUERY")]
+    pub query: Vec<String>,
 }
 
 /// `memlens import`.

@@ -31,7 +31,9 @@
 //! ```
 
 use crate::curate::{Applied, Change, CurateError, UndoStack};
-use crate::model::Memory;
+use crate::model::{Memory, Timestamp};
+use crate::review::request as review;
+use crate::review::{LiveReview, ReviewOptions, ReviewPage, ReviewRequest};
 use crate::search::plan::{self, Index};
 use crate::search::random;
 use crate::search::{Filters, Histogram, NumericField, SearchRequest, SearchResponse, Searcher};
@@ -107,6 +109,11 @@ pub trait Collection: Send + Sync {
     /// One memory by id.
     fn get(&self, id: &str) -> CollectionResult<Option<Memory>>;
 
+    /// One page of a review queue (approval, pending, agent, stale, duplicates,
+    /// conflicts), narrowed to what a search finds, with every queue's count: the
+    /// lists `memlens review`, the browser's Review tab and the agents' server show.
+    fn review(&self, request: &ReviewRequest) -> CollectionResult<ReviewPage>;
+
     /// Applies one change (the `curate` [`Change`] the CLI and the browser send) and
     /// keeps it for [`Collection::undo`].
     fn apply(&self, change: &Change) -> CollectionResult<Applied>;
@@ -139,6 +146,8 @@ pub struct LocalCollection {
     held: AtomicU64,
     history: Mutex<UndoStack>,
     subscribers: Mutex<Vec<Sender<Changed>>>,
+    /// The review queues, kept current from the change log once listed.
+    reviews: Mutex<Option<LiveReview>>,
 }
 
 impl LocalCollection {
@@ -165,6 +174,7 @@ impl LocalCollection {
             held: AtomicU64::new(0),
             history: Mutex::new(UndoStack::default()),
             subscribers: Mutex::new(Vec::new()),
+            reviews: Mutex::new(None),
         }
     }
 
@@ -247,6 +257,27 @@ impl LocalCollection {
             Since::Everything => Searcher::open(reader)?,
         };
         Ok(Some(self.hold(fresh, now)))
+    }
+
+    /// [`Collection::review`] with the clock given (the stale queue depends on it).
+    pub fn review_at(
+        &self,
+        request: &ReviewRequest,
+        now: Timestamp,
+    ) -> CollectionResult<ReviewPage> {
+        let matching = match request.narrows() {
+            true => Some(self.with_index(|index| Ok(plan::matching(index, &request.narrow)?))?),
+            false => None,
+        };
+        // read after the search: the snapshot holds at least what it found
+        let reader = self.reader()?;
+        let options = ReviewOptions {
+            now,
+            root: request.root.clone(),
+        };
+        let mut kept = self.reviews.lock().unwrap_or_else(PoisonError::into_inner);
+        let review = LiveReview::current(&mut kept, &reader, &options)?;
+        Ok(review::page(&reader, review, request, matching.as_deref())?)
     }
 
     /// Runs `f` on the index that answers now: the loaded searcher, else a snapshot.
@@ -353,6 +384,10 @@ impl Collection for LocalCollection {
             Backing::Snapshot(reader) => reader.get(id)?,
             Backing::Store(store) => store.read()?.get(id)?,
         })
+    }
+
+    fn review(&self, request: &ReviewRequest) -> CollectionResult<ReviewPage> {
+        self.review_at(request, Timestamp::now())
     }
 
     fn apply(&self, change: &Change) -> CollectionResult<Applied> {

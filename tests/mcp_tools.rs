@@ -8,13 +8,14 @@ use mcp_support::{Client, cli_json, memlens, store};
 use memlens::model::{Composite, FEEL_DIMS};
 use serde_json::{Value, json};
 
-const TOOLS: [&str; 11] = [
+const TOOLS: [&str; 12] = [
     "mem_approve",
     "mem_get",
     "mem_link",
     "mem_reject",
     "mem_search",
     "mem_unlink",
+    "memlens_review",
     "remember_create_memory",
     "remember_delete",
     "remember_rate",
@@ -331,6 +332,18 @@ async fn bad_arguments_answer_an_error_with_a_message_and_the_server_goes_on() {
             json!({"a": "m001", "b": "m004"}),
             "not linked",
         ),
+        ("memlens_review", json!({"queue": "inbox"}), "not a queue"),
+        ("memlens_review", json!({}), "queue"),
+        (
+            "memlens_review",
+            json!({"queue": "pending", "limit": 0}),
+            "limit",
+        ),
+        (
+            "memlens_review",
+            json!({"queue": "pending", "filters": {"date_from": "yesterday"}}),
+            "yesterday",
+        ),
     ];
     for (tool, args, expected) in cases {
         let message = client.refused(tool, args.clone()).await;
@@ -619,5 +632,82 @@ async fn private_blocks_never_reach_an_agent_and_are_not_matched() {
     // while the store keeps the block byte for byte
     let export = memlens(&["export", "--db", dbs]);
     assert!(String::from_utf8_lossy(&export.stdout).contains("swordfish42"));
+    client.close().await;
+}
+
+/// `memlens_review` lists what `memlens review --json` lists for the same queue, page
+/// and search; a narrowed queue is the whole queue's entries whose memory (of a pair:
+/// either one) the search finds.
+#[tokio::test]
+async fn the_review_tool_lists_the_queues_the_command_line_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 60);
+    let dbs = db.to_str().unwrap();
+    let client = Client::spawn(&db).await;
+    // the tool's arguments, the command line's, and the search that narrows (if any)
+    type Case<'a> = (Value, Vec<&'a str>, Option<Vec<&'a str>>);
+    let cases: Vec<Case> = vec![
+        (
+            json!({"queue": "duplicates"}),
+            vec!["duplicates", "--limit=10"],
+            None,
+        ),
+        (
+            json!({"queue": "stale", "offset": 3, "limit": 5}),
+            vec!["stale", "--offset=3", "--limit=5"],
+            None,
+        ),
+        (
+            json!({"queue": "duplicates", "query": "bravo", "filters": {"types": ["note", "todo"]}}),
+            vec![
+                "duplicates",
+                "--limit=10",
+                "--filter=type=note,todo",
+                "bravo",
+            ],
+            Some(vec!["--filter=type=note,todo", "bravo"]),
+        ),
+        (
+            json!({"queue": "stale", "query": "charlie", "lexical_rank": true, "limit": 100}),
+            vec!["stale", "--limit=100", "--engine=bm25", "charlie"],
+            Some(vec!["--engine=bm25", "charlie"]),
+        ),
+    ];
+    for (args, flags, search) in cases {
+        let tool = client.ok("memlens_review", args.clone()).await;
+        let mut cli = vec!["review", "--json", "--db", dbs];
+        cli.extend(flags.iter().copied());
+        let expected = cli_json(&cli);
+        let entries = expected["entries"].as_array().unwrap();
+        assert!(!entries.is_empty(), "{args}: an empty queue proves little");
+        assert_eq!(tool["entries"], expected["entries"], "{args}");
+        assert_eq!(tool["total"], expected["total"], "{args}");
+        let queue = args["queue"].as_str().unwrap();
+        assert_eq!(tool["counts"][queue], tool["total"], "{args}");
+        let Some(search) = search else { continue };
+        // the oracle: the whole queue, kept where the search finds either memory
+        let whole = cli_json(&["review", queue, "--json", "--db", dbs]);
+        let mut find = vec!["search", "--json", "--limit=100000", "--db", dbs];
+        find.extend(search);
+        let found: std::collections::HashSet<Value> = cli_json(&find)["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["id"].clone())
+            .collect();
+        let kept: Vec<&Value> = whole["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| found.contains(&e["id"]) || found.contains(&e["other"]["id"]))
+            .collect();
+        assert!(
+            kept.len() < whole["entries"].as_array().unwrap().len(),
+            "{args}: the search narrows"
+        );
+        assert_eq!(tool["total"], kept.len(), "{args}");
+        let shown: Vec<&Value> = tool["entries"].as_array().unwrap().iter().collect();
+        assert_eq!(shown, kept[..shown.len()], "{args}");
+    }
     client.close().await;
 }

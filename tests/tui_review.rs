@@ -253,3 +253,30 @@ fn moving_between_queues_lists_what_another_process_wrote_since() {
             .any(|id| id == "pending-new")
     );
 }
+
+#[test]
+fn a_query_narrows_the_queue_and_its_counts_and_clearing_it_brings_the_whole_queue_back() {
+    let (_f, mut b) = browser((120, 40));
+    b.type_keys("8");
+    assert_eq!(left(&b), 6);
+    // "topic 51" is in one pending memory; "idempotency" in both of the pair
+    b.type_keys("/topic 51");
+    b.press(KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(b.state.review.queue, Some(Queue::Pending));
+    assert_eq!(tui_common::list_ids(&b), ["pending-3"]);
+    assert_eq!(left(&b), 1);
+    assert_eq!(b.state.review.counts[Queue::Duplicates.index()], Some(0));
+    let text = screen(&b, (120, 40));
+    assert!(text.contains("1 left in Pending"), "{text}");
+    // the search box cleared: the whole queue again
+    b.type_keys("/");
+    for _ in 0.."topic 51".len() {
+        b.press(KeyCode::Backspace, KeyModifiers::NONE);
+    }
+    b.press(KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(left(&b), 6);
+    b.type_keys("/idempotency");
+    b.press(KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(left(&b), 0);
+    assert_eq!(b.state.review.counts[Queue::Duplicates.index()], Some(1));
+}

@@ -66,6 +66,18 @@ pub enum CommandError {
     /// The arguments do not make sense together (exit code 2).
     #[error("{0}")]
     Usage(String),
+    /// The front door refused a request (a damaged index value, a change refused).
+    #[error(transparent)]
+    Collection(crate::collection::CollectionError),
+}
+
+impl From<crate::collection::CollectionError> for CommandError {
+    fn from(e: crate::collection::CollectionError) -> CommandError {
+        match e {
+            crate::collection::CollectionError::Store(e) => CommandError::Store(e),
+            other => CommandError::Collection(other),
+        }
+    }
 }
 
 impl CommandError {

@@ -3,12 +3,13 @@
 
 use super::{CommandError, CommandResult, read_existing};
 use crate::cli::ReviewArgs;
-use crate::model::{Memory, Timestamp};
-use crate::review::{Entry, Review, ReviewOptions};
-use crate::search::Hit;
-use crate::search::output::{cut, hit_json};
-use crate::store::{StoreReader, StoreResult, guarded};
-use serde_json::{Map, Value, json};
+use crate::collection::LocalCollection;
+use crate::model::Timestamp;
+use crate::review::{ReviewItem, ReviewRequest};
+use crate::search::output::cut;
+use crate::search::{Filters, SearchRequest};
+use crate::store::guarded;
+use serde_json::{Value, json};
 use std::io::Write;
 use std::path::Path;
 
@@ -17,7 +18,9 @@ pub fn run(store_path: &Path, args: &ReviewArgs, out: &mut dyn Write) -> Command
     run_at(store_path, args, Timestamp::now(), out)
 }
 
-/// Runs `memlens review` with the clock given.
+/// Runs `memlens review` with the clock given: one page of the queue through the
+/// front door ([`Collection::review`]), narrowed to the search QUERY and `--filter`s
+/// give.
 pub fn run_at(
     store_path: &Path,
     args: &ReviewArgs,
@@ -25,36 +28,31 @@ pub fn run_at(
     out: &mut dyn Write,
 ) -> CommandResult<()> {
     guarded(store_path, || {
-        let reader = read_existing(store_path)?;
-        let options = ReviewOptions {
-            now,
-            root: args.root.clone(),
-        };
-        let review = Review::of(&reader, &options, &[args.queue])?;
-        let entries = review.entries(args.queue);
-        let shown = &entries[..entries.len().min(args.limit.unwrap_or(usize::MAX))];
+        let memories = LocalCollection::snapshot(read_existing(store_path)?);
+        let page = memories.review_at(&request(args)?, now)?;
+        let listed = args.offset + page.items.len();
         let text = if args.json {
-            let mut rows = Vec::with_capacity(shown.len());
-            for e in shown {
-                rows.push(Value::Object(entry_json(&reader, e)?));
+            let mut rows = Vec::with_capacity(page.items.len());
+            for item in &page.items {
+                rows.push(Value::Object(item.json()));
             }
             let mut line = crate::text::json::to_compact(&json!({
                 "queue": args.queue.as_str(),
-                "total": entries.len(),
+                "total": page.total,
                 "entries": rows,
             }));
             line.push('\n');
             line
         } else {
             let mut text = String::new();
-            for e in shown {
-                text.push_str(&entry_line(&reader, e)?);
+            for item in &page.items {
+                text.push_str(&item_line(item));
                 text.push('\n');
             }
-            if shown.len() < entries.len() {
-                text.push_str(&format!("… {} more\n", entries.len() - shown.len()));
+            if listed < page.total {
+                text.push_str(&format!("… {} more\n", page.total - listed));
             }
-            text.push_str(&format!("{} in {}\n", entries.len(), args.queue));
+            text.push_str(&format!("{} in {}\n", page.total, args.queue));
             text
         };
         out.write_all(text.as_bytes())
@@ -62,54 +60,37 @@ pub fn run_at(
     })
 }
 
-fn memory(reader: &StoreReader, doc: u32) -> StoreResult<Option<Memory>> {
-    reader.get_doc(doc)
-}
-
-/// A memory as `search --json` shows a result.
-fn brief(reader: &StoreReader, memory: Memory) -> StoreResult<Value> {
-    let relationship_count = reader.relationship_count(&memory)?;
-    let hit = Hit {
-        memory,
-        relationship_count,
-        score: None,
-        match_quality: None,
-        is_discovery: None,
-    };
-    Ok(hit_json(&hit, ""))
-}
-
-/// One entry as JSON: the memory's brief fields, the reason, and for a pair the other
-/// memory and how alike they are.
-fn entry_json(reader: &StoreReader, e: &Entry) -> StoreResult<Map<String, Value>> {
-    let mut o = match memory(reader, e.doc)? {
-        Some(m) => match brief(reader, m)? {
-            Value::Object(o) => o,
-            _ => Map::new(),
+/// The front door's request for the command's arguments.
+fn request(args: &ReviewArgs) -> CommandResult<ReviewRequest> {
+    let mut filters = Filters::default();
+    for f in &args.filters {
+        filters
+            .apply_arg(f)
+            .map_err(|e| CommandError::Usage(e.to_string()))?;
+    }
+    Ok(ReviewRequest {
+        queue: args.queue,
+        narrow: SearchRequest {
+            query: args.query.join(" "),
+            engine: args.engine,
+            filters,
+            ..SearchRequest::default()
         },
-        None => Map::from_iter([("id".to_string(), Value::from(e.id.clone()))]),
-    };
-    o.insert("reason".into(), e.reason.clone().into());
-    if let Some((doc, id)) = &e.other {
-        let other = match memory(reader, *doc)? {
-            Some(m) => brief(reader, m)?,
-            None => json!({ "id": id }),
-        };
-        o.insert("other".into(), other);
-    }
-    if let Some(s) = e.similarity {
-        o.insert("similarity".into(), json!((s * 1000.0).round() / 1000.0));
-    }
-    Ok(o)
+        offset: args.offset,
+        limit: args.limit.unwrap_or(usize::MAX),
+        root: args.root.clone(),
+    })
 }
 
-/// One entry as a line: `ID  reason  headline`, or `KEEP ~ OTHER  reason`.
-fn entry_line(reader: &StoreReader, e: &Entry) -> StoreResult<String> {
-    let headline = memory(reader, e.doc)?
-        .map(|m| cut(m.headline(), 60))
-        .unwrap_or_default();
-    Ok(match &e.other {
-        Some((_, other)) => format!("{}  ~  {}  {}  {headline}", e.id, other, e.reason),
-        None => format!("{}  {}  {headline}", e.id, e.reason),
-    })
+/// One entry as a line: `ID  reason  headline`, or `KEEP ~ OTHER  reason  headline`.
+fn item_line(item: &ReviewItem) -> String {
+    let m = &item.hit.memory;
+    let headline = cut(m.headline(), 60);
+    match &item.other {
+        Some(other) => format!(
+            "{}  ~  {}  {}  {headline}",
+            m.id, other.memory.id, item.reason
+        ),
+        None => format!("{}  {}  {headline}", m.id, item.reason),
+    }
 }

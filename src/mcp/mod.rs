@@ -9,7 +9,8 @@
 //!
 //! One file per group of tools: [`search_tools`] (`mem_search`, `remember_search_by`),
 //! [`memory_tools`] (`remember_create_memory`, `remember_update_memory`, `mem_get`),
-//! [`curation_tools`] (approve, reject, rate, delete, link, unlink). Bad arguments
+//! [`curation_tools`] (approve, reject, rate, delete, link, unlink), [`review_tools`]
+//! (`memlens_review`: the review queues). Bad arguments
 //! answer a tool error with a message (rmcp turns arguments that do not deserialize into
 //! one too); nothing a caller sends ends the server.
 
@@ -18,6 +19,7 @@ mod error;
 mod held;
 pub mod memory_tools;
 mod params;
+pub mod review_tools;
 mod schema;
 pub mod search_tools;
 
@@ -47,7 +49,8 @@ impl MemoryServer {
             held: Arc::new(Held::new(path)),
             tool_router: MemoryServer::search_tools()
                 + MemoryServer::memory_tools()
-                + MemoryServer::curation_tools(),
+                + MemoryServer::curation_tools()
+                + MemoryServer::review_tools(),
         }
     }
 
@@ -120,7 +123,8 @@ impl ServerHandler for MemoryServer {
                 "memlens: the memories agents keep, shared with the people who curate them. \
                  mem_search and remember_search_by find memories; remember_create_memory and \
                  remember_update_memory write them; mem_get reads one; mem_approve, mem_reject, \
-                 remember_rate, remember_delete, mem_link and mem_unlink curate.",
+                 remember_rate, remember_delete, mem_link and mem_unlink curate; memlens_review \
+                 lists what waits for a person (approval, pending, duplicates, …).",
             )
     }
 }

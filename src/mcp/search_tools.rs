@@ -189,7 +189,8 @@ fn ok_response(resp: &SearchResponse) -> Result<(), ToolError> {
     }
 }
 
-fn limit_of(limit: Option<u64>, default: usize) -> Result<usize, ToolError> {
+/// A tool's `limit`: `default` when absent, else 1–[`MAX_LIMIT`].
+pub(super) fn limit_of(limit: Option<u64>, default: usize) -> Result<usize, ToolError> {
     match limit {
         None => Ok(default),
         Some(n) if (1..=MAX_LIMIT as u64).contains(&n) => Ok(n as usize),
@@ -329,7 +330,10 @@ fn range(lo: Option<f64>, hi: Option<f64>) -> Option<String> {
 }
 
 /// The filters of `remember_search_by`, parsed by the command line's filter parser.
-fn search_by_filters(f: &SearchByFilters, deleted: Option<&str>) -> Result<Filters, ToolError> {
+pub(super) fn search_by_filters(
+    f: &SearchByFilters,
+    deleted: Option<&str>,
+) -> Result<Filters, ToolError> {
     let list = |v: &Option<Vec<String>>| v.as_ref().map(|items| items.join(","));
     let dates = (f.date_from.is_some() || f.date_to.is_some()).then(|| {
         format!(

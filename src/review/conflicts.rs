@@ -148,11 +148,53 @@ impl ConflictIndex {
         }
     }
 
+    /// Puts the memory now under `key` in place of what the key held (`None`: gone).
+    pub fn set(&mut self, key: u32, m: Option<&Memory>) {
+        self.topics.retain(|(_, k)| *k != key);
+        let m = m.filter(|m| in_play(m));
+        if let Some(t) = m.and_then(topic) {
+            self.topics.push((hash_bytes(t.as_bytes()), key));
+        }
+        let banding = self.subjects.banding();
+        let subject = m
+            .filter(|m| is_decision(m))
+            .map(|m| subject_summary(m, banding));
+        self.subjects.set(key, subject);
+    }
+
     /// Candidate pairs: a shared topic or a shared subject band.
     pub fn candidates(&self) -> Vec<(u32, u32)> {
         let mut pairs = self.subjects.candidates();
         let mut topics: Vec<(u64, u32)> = self.topics.clone();
         super::duplicates::link_runs(&mut topics, &mut pairs);
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
+    }
+
+    /// The pairs of [`ConflictIndex::candidates`] that hold one of `keys` (sorted).
+    pub fn candidates_with(&self, keys: &[u32]) -> Vec<(u32, u32)> {
+        let mut pairs = self.subjects.candidates_with(keys);
+        let mut wanted: Vec<u64> = self
+            .topics
+            .iter()
+            .filter(|(_, k)| keys.binary_search(k).is_ok())
+            .map(|(t, _)| *t)
+            .collect();
+        wanted.sort_unstable();
+        let mut topics: Vec<(u64, u32)> = self
+            .topics
+            .iter()
+            .filter(|(t, _)| wanted.binary_search(t).is_ok())
+            .copied()
+            .collect();
+        let mut linked = Vec::new();
+        super::duplicates::link_runs(&mut topics, &mut linked);
+        pairs.extend(
+            linked
+                .into_iter()
+                .filter(|(a, b)| keys.binary_search(a).is_ok() || keys.binary_search(b).is_ok()),
+        );
         pairs.sort_unstable();
         pairs.dedup();
         pairs

@@ -62,6 +62,11 @@ pub struct DuplicateIndex {
     /// marked in `has_bands`.
     bands: Vec<u32>,
     has_bands: Vec<bool>,
+    /// False for an entry taken out by [`DuplicateIndex::set`] (its memory changed to
+    /// one without words, or went away).
+    present: Vec<bool>,
+    /// Where each key's entry is, built on the first [`DuplicateIndex::set`].
+    positions: HashMap<u32, usize>,
 }
 
 /// What an added text amounts to, computed apart (on any thread) and then pushed.
@@ -106,6 +111,8 @@ impl DuplicateIndex {
             normalized: Vec::new(),
             bands: Vec::new(),
             has_bands: Vec::new(),
+            present: Vec::new(),
+            positions: HashMap::new(),
         }
     }
 
@@ -121,8 +128,12 @@ impl DuplicateIndex {
 
     /// Adds a summary computed with this index's banding.
     pub fn push(&mut self, key: u32, summary: Summary) {
+        if !self.positions.is_empty() {
+            self.positions.insert(key, self.keys.len());
+        }
         self.keys.push(key);
         self.normalized.push(summary.normalized);
+        self.present.push(true);
         let has = summary.bands.len() == self.banding.bands;
         self.has_bands.push(has);
         if has {
@@ -130,6 +141,36 @@ impl DuplicateIndex {
         } else {
             self.bands
                 .extend(std::iter::repeat_n(0, self.banding.bands));
+        }
+    }
+
+    /// Puts `summary` under `key` in place of what the key held (`None`: the key holds
+    /// nothing any more): a memory that changed.
+    pub fn set(&mut self, key: u32, summary: Option<Summary>) {
+        if self.positions.is_empty() {
+            self.positions = self.keys.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+        }
+        let Some(&at) = self.positions.get(&key) else {
+            if let Some(summary) = summary {
+                self.push(key, summary);
+            }
+            return;
+        };
+        let Some(summary) = summary else {
+            self.present[at] = false;
+            self.has_bands[at] = false;
+            return;
+        };
+        self.present[at] = true;
+        self.normalized[at] = summary.normalized;
+        let width = self.banding.bands;
+        let has = summary.bands.len() == width;
+        self.has_bands[at] = has;
+        let slot = &mut self.bands[at * width..(at + 1) * width];
+        if has {
+            slot.copy_from_slice(&summary.bands);
+        } else {
+            slot.fill(0);
         }
     }
 
@@ -148,6 +189,7 @@ impl DuplicateIndex {
     pub fn candidates(&self) -> Vec<(u32, u32)> {
         let mut pairs = Vec::new();
         let mut bucket: Vec<(u64, u32)> = (0..self.len())
+            .filter(|i| self.present[*i])
             .map(|i| (self.normalized[i], self.keys[i]))
             .collect();
         link_runs(&mut bucket, &mut pairs);
@@ -172,6 +214,83 @@ impl DuplicateIndex {
         pairs.sort_unstable();
         pairs.dedup();
         pairs
+    }
+
+    /// The candidate pairs of [`DuplicateIndex::candidates`] that hold one of `keys`
+    /// (sorted), found without listing the others: one pass over the summaries
+    /// gathers the members of every bucket a key is in, and those buckets are linked
+    /// as the whole list links them. The one difference: in a bucket of more than
+    /// [`MAX_BUCKET`] the whole list links its lowest key to every other; when a key
+    /// given was that lowest one and went away, the bucket's new lowest key is not
+    /// linked to the others here (they are still found through their other buckets).
+    pub fn candidates_with(&self, keys: &[u32]) -> Vec<(u32, u32)> {
+        let wanted: Vec<usize> = keys
+            .iter()
+            .filter_map(|k| self.position(*k))
+            .filter(|&i| self.present[i])
+            .collect();
+        if wanted.is_empty() {
+            return Vec::new();
+        }
+        let width = self.banding.bands;
+        let mut normals: Vec<u64> = wanted.iter().map(|&i| self.normalized[i]).collect();
+        normals.sort_unstable();
+        normals.dedup();
+        // per band, the bucket values of the keys given
+        let mut values: Vec<Vec<u32>> = vec![Vec::new(); width];
+        for &i in &wanted {
+            if self.has_bands[i] {
+                for (band, v) in values.iter_mut().enumerate() {
+                    v.push(self.bands[i * width + band]);
+                }
+            }
+        }
+        for v in &mut values {
+            v.sort_unstable();
+            v.dedup();
+        }
+        // (0, value, key) for the normalized buckets, (band + 1, value, key) for bands
+        let members: Vec<(usize, u64, u32)> = crate::parallel::in_parts(self.len(), |range| {
+            let mut out = Vec::new();
+            for i in range {
+                if !self.present[i] {
+                    continue;
+                }
+                if normals.binary_search(&self.normalized[i]).is_ok() {
+                    out.push((0, self.normalized[i], self.keys[i]));
+                }
+                if self.has_bands[i] {
+                    let row = &self.bands[i * width..(i + 1) * width];
+                    for (band, v) in row.iter().enumerate() {
+                        if values[band].binary_search(v).is_ok() {
+                            out.push((band + 1, u64::from(*v), self.keys[i]));
+                        }
+                    }
+                }
+            }
+            out
+        });
+        let mut grouped = members;
+        grouped.sort_unstable();
+        let mut pairs = Vec::new();
+        let mut bucket: Vec<(u64, u32)> = Vec::new();
+        for run in grouped.chunk_by(|x, y| x.0 == y.0) {
+            bucket.clear();
+            bucket.extend(run.iter().map(|&(_, v, k)| (v, k)));
+            link_runs(&mut bucket, &mut pairs);
+        }
+        pairs.retain(|(a, b)| keys.binary_search(a).is_ok() || keys.binary_search(b).is_ok());
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
+    }
+
+    fn position(&self, key: u32) -> Option<usize> {
+        if self.positions.is_empty() {
+            self.keys.iter().position(|k| *k == key)
+        } else {
+            self.positions.get(&key).copied()
+        }
     }
 }
 

@@ -19,10 +19,13 @@ pub mod conflicts;
 pub mod duplicates;
 pub mod fields;
 pub mod queues;
+pub mod request;
 pub mod scan;
 pub mod shingles;
+pub mod update;
 
 pub use queues::ReviewOptions;
+pub use request::{LiveReview, ReviewItem, ReviewPage, ReviewRequest};
 pub use scan::{Entry, Review};
 
 use std::fmt;

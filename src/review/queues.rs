@@ -93,10 +93,10 @@ pub fn is_stale(m: &Memory, options: &ReviewOptions, anchors: &mut AnchorCheck) 
     {
         return Some("expired".into());
     }
-    let last = m.last_read_at.unwrap_or(m.created_at).max(m.created_at);
-    let days = last.days_until(options.now);
-    if days >= STALE_AFTER_DAYS {
-        return Some(format!("unread for {days} days"));
+    let last = last_read(m);
+    if last.days_until(options.now) >= STALE_AFTER_DAYS {
+        let day: String = last.to_string().chars().take(10).collect();
+        return Some(format!("unread since {day}"));
     }
     if let Some(root) = &options.root
         && let Some(path) = anchors.missing(root, m)
@@ -105,6 +105,25 @@ pub fn is_stale(m: &Memory, options: &ReviewOptions, anchors: &mut AnchorCheck) 
     }
     None
 }
+
+/// When the memory was last read: its last read, or its writing when never read.
+pub fn last_read(m: &Memory) -> Timestamp {
+    m.last_read_at.unwrap_or(m.created_at).max(m.created_at)
+}
+
+/// When a memory that is not stale now becomes stale by the clock alone (its
+/// `expires_when`, or [`STALE_AFTER_DAYS`] after its last read); `None` for one done
+/// with.
+pub fn stale_from(m: &Memory) -> Option<Timestamp> {
+    if retired(m) || m.status == Status::Stale {
+        return None;
+    }
+    let unread = Timestamp(last_read(m).0.saturating_add(STALE_AFTER_DAYS * DAY));
+    Some(expires_when(m).map_or(unread, |at| at.min(unread)))
+}
+
+/// A day in nanoseconds.
+const DAY: i64 = 86_400_000_000_000;
 
 /// The order of the single-memory queues: most read first (as hivelore's
 /// `mem_pending`), then newest, then id.

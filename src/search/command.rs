@@ -50,7 +50,8 @@ pub struct SearchArgs {
     pub query: Vec<String>,
 }
 
-fn parse_engine(s: &str) -> Engine {
+/// The engine a `--engine` value names (the value is one of the engines').
+pub(crate) fn parse_engine(s: &str) -> Engine {
     Engine::ALL
         .into_iter()
         .find(|e| e.as_str() == s)
@@ -74,7 +75,8 @@ fn parse_field(s: &str) -> Result<NumericField, String> {
     })
 }
 
-fn parse_filter(s: &str) -> Result<String, String> {
+/// Checks a `--filter KEY=VALUE` as the command line reads it.
+pub(crate) fn parse_filter(s: &str) -> Result<String, String> {
     Filters::default()
         .apply_arg(s)
         .map(|()| s.to_string())

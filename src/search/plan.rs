@@ -19,7 +19,7 @@ use crate::search::histogram::Histogram;
 use crate::search::request::{NumericField, SearchRequest, SearchResponse};
 use crate::search::searcher::Searcher;
 use crate::search::stored::{self, Needs};
-use crate::store::{StoreReader, StoreResult};
+use crate::store::{StoreError, StoreReader, StoreResult};
 
 /// Where a request is answered from.
 #[derive(Clone, Copy)]
@@ -55,6 +55,40 @@ pub fn from_stored(
     };
     let searcher = Searcher::with(corpus, None, reader.path());
     Ok(searcher.answer_on(Some(reader), req))
+}
+
+/// The record numbers of every memory `req` finds (its filters and query; mode,
+/// order, offset and limit do not apply), ascending, from `index`: what narrows a
+/// review queue to a search.
+pub fn matching(index: Index<'_>, req: &SearchRequest) -> StoreResult<Vec<u32>> {
+    let damaged = |path: &std::path::Path| {
+        StoreError::of_storage(
+            path,
+            "a stored haystack cannot be read; run `memlens check --repair`",
+        )
+    };
+    match index {
+        Index::Loaded(searcher) => searcher
+            .matching_docs(searcher.snapshot(), req)
+            .ok_or_else(|| damaged(searcher.store_path())),
+        Index::Stored(reader) => {
+            let mut needs = Needs::default();
+            needs.filters(&req.filters);
+            needs.mode(crate::search::BrowseMode::Time);
+            let docs = match stored::load(reader, &needs)? {
+                Some(corpus) => {
+                    Searcher::with(corpus, None, reader.path()).matching_docs(Some(reader), req)
+                }
+                None => None,
+            };
+            match docs {
+                Some(docs) => Ok(docs),
+                None => Searcher::load(reader)?
+                    .matching_docs(Some(reader), req)
+                    .ok_or_else(|| damaged(reader.path())),
+            }
+        }
+    }
 }
 
 /// The histogram of `field` over what `filters` keep (its own range left out), from

@@ -354,6 +354,43 @@ impl Searcher {
         Some(self.respond_on(snapshot, answer, req.offset, upto))
     }
 
+    /// The store file the searcher was built from.
+    pub(crate) fn store_path(&self) -> &std::path::Path {
+        &self.path
+    }
+
+    /// The record numbers of every memory `req` finds — its filters and its query;
+    /// mode, order, offset and limit do not apply —, ascending; `None` when a stored
+    /// haystack cannot be read.
+    pub(crate) fn matching_docs(
+        &self,
+        snapshot: Option<&StoreReader>,
+        req: &SearchRequest,
+    ) -> Option<Vec<u32>> {
+        let c = &self.corpus;
+        let selection = self.select(&req.filters);
+        let mut docs: Vec<u32> = if req.query.trim().is_empty() {
+            selection.set.iter().map(|&s| c.docs[s as usize]).collect()
+        } else {
+            let floor = Floor::default();
+            let o = engine::run(
+                c,
+                &selection,
+                None,
+                req.engine,
+                &req.query,
+                snapshot,
+                (Ranking::Page, &floor),
+            );
+            if o.incomplete {
+                return None;
+            }
+            o.matches.iter().map(|m| c.docs[m.slot as usize]).collect()
+        };
+        docs.sort_unstable();
+        Some(docs)
+    }
+
     /// What `filters` keep, reused while they stay the same, and picked out of the
     /// last filters' set when they only narrow it (a slider moved inwards).
     pub(crate) fn select(&self, filters: &Filters) -> Arc<Selection> {

@@ -65,12 +65,8 @@ pub enum Effect {
     Review {
         /// Tag of this request; answers with another tag are stale.
         generation: u64,
-        /// The queue.
-        queue: crate::review::Queue,
-        /// The first entry wanted.
-        offset: usize,
-        /// Entries wanted.
-        limit: usize,
+        /// The queue, the search narrowing it, and the page.
+        request: Box<crate::review::ReviewRequest>,
     },
     /// Leave the program.
     Quit,

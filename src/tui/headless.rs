@@ -146,16 +146,12 @@ impl Headless {
                 } => vec![run_mark_all(self.source.as_ref(), generation, &request)],
                 Effect::Review {
                     generation,
-                    queue,
-                    offset,
-                    limit,
+                    request,
                 } => vec![super::review_job::run_review(
                     &self.store,
                     &self.reviews,
                     generation,
-                    queue,
-                    offset,
-                    limit,
+                    &request,
                 )],
                 Effect::Quit => Vec::new(),
             };

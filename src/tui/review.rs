@@ -21,7 +21,7 @@ use super::navigate::{move_selection, search_done};
 use super::state::{Overlay, PAGE_SIZE, State};
 use crate::curate::{Change, Edit};
 use crate::model::Memory;
-use crate::review::Queue;
+use crate::review::{Queue, ReviewRequest};
 
 /// What the screen keeps of the review: the queue shown, every queue's count, and the
 /// rest of each listed entry.
@@ -60,14 +60,19 @@ impl ReviewScreen {
     }
 }
 
-/// The queue page to ask for instead of a search, while a queue is shown.
+/// The queue page to ask for instead of a search, while a queue is shown: narrowed to
+/// the search the query box and the filters make.
 pub(super) fn page_effect(state: &State, offset: usize) -> Option<Effect> {
     let queue = state.review.queue?;
     Some(Effect::Review {
         generation: state.generation,
-        queue,
-        offset,
-        limit: PAGE_SIZE,
+        request: Box::new(ReviewRequest {
+            queue,
+            narrow: state.request(0),
+            offset,
+            limit: PAGE_SIZE,
+            root: None,
+        }),
     })
 }
 

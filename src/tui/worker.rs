@@ -206,11 +206,9 @@ impl Worker {
             }
             Effect::Review {
                 generation,
-                queue,
-                offset,
-                limit,
+                request,
             } => {
-                let _ = self.reviews.send((generation, queue, offset, limit));
+                let _ = self.reviews.send((generation, request));
             }
             Effect::Quit => {}
         }
@@ -560,8 +558,8 @@ async fn detail_task(
     }
 }
 
-/// A queue page to list: generation, queue, offset, limit.
-type ReviewJob = (u64, crate::review::Queue, usize, usize);
+/// A queue page to list: generation and request.
+type ReviewJob = (u64, Box<crate::review::ReviewRequest>);
 
 /// Lists queue pages off the loop, the newest request first.
 async fn review_task(
@@ -575,11 +573,9 @@ async fn review_task(
             job = newer;
         }
         let (st, kept) = (store.clone(), reviews.clone());
-        let (generation, queue, offset, limit) = job;
+        let (generation, request) = job;
         let action = actions
-            .run(move || {
-                super::review_job::run_review(&st, &kept, generation, queue, offset, limit)
-            })
+            .run(move || super::review_job::run_review(&st, &kept, generation, &request))
             .await;
         if !actions.send(action) {
             return;
