@@ -1,10 +1,10 @@
 //! The command line of SPEC §4 as clap types. Parsing only: each subcommand is run by
-//! its own function (`commands`, `search::command`, `curate::command`).
+//! its own function in `commands`.
 
-use crate::curate::CurateCommand;
-use crate::exchange::{Format, OnConflict};
-use crate::search::command::SearchArgs;
+use crate::commands::curate::CurateCommand;
+use crate::commands::search::SearchArgs;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use memlens::exchange::{Format, OnConflict};
 use std::path::PathBuf;
 
 /// memlens: browse and curate the memories AI coding agents keep.
@@ -67,8 +67,8 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
     /// The queue: approval, pending, agent, stale, duplicates or conflicts
-    #[arg(value_parser = clap::builder::ValueParser::new(crate::review::Queue::from_str_arg))]
-    pub queue: crate::review::Queue,
+    #[arg(value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<memlens::review::Queue>()))]
+    pub queue: memlens::review::Queue,
     /// The project the memories are about: anchors whose files are gone under it make a
     /// memory stale
     #[arg(long, value_name = "DIR")]
@@ -82,14 +82,14 @@ pub struct ReviewArgs {
     /// Keep only entries whose memory (of a pair: either one) matches this filter, as
     /// `memlens search --filter` (repeatable)
     #[arg(long = "filter", value_name = "KEY=VALUE",
-          value_parser = crate::search::command::parse_filter)]
+          value_parser = crate::commands::search::parse_filter)]
     pub filters: Vec<String>,
     /// The engine QUERY is matched with: literal, bm25 or fuzzy
     #[arg(long, default_value = "literal",
           value_parser = clap::builder::TypedValueParser::map(
               clap::builder::PossibleValuesParser::new(["literal", "bm25", "fuzzy"]),
-              |s: String| crate::search::command::parse_engine(&s)))]
-    pub engine: crate::search::Engine,
+              |s: String| crate::commands::search::parse_engine(&s)))]
+    pub engine: memlens::search::Engine,
     /// One JSON object: {"queue", "total", "entries": [...]}
     #[arg(long)]
     pub json: bool,

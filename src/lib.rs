@@ -2,14 +2,14 @@
 
 pub mod allocator;
 pub(crate) mod appends;
-pub mod cli;
 pub(crate) mod codec;
 pub mod collection;
-pub mod commands;
 pub(crate) mod commit;
 pub mod corpus;
 pub mod curate;
+pub mod demo;
 pub mod exchange;
+pub mod existing;
 pub mod index;
 pub mod mcp;
 pub mod model;

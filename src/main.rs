@@ -6,8 +6,11 @@ use clap::Parser;
 #[global_allocator]
 static ALLOCATOR: memlens::allocator::Allocator = memlens::allocator::Allocator;
 
-use memlens::cli::{Cli, Command};
-use memlens::commands::{self, CommandError, browse, open_existing};
+mod cli;
+mod commands;
+
+use cli::{Cli, Command};
+use commands::{CommandError, browse, open_existing};
 use memlens::model::Timestamp;
 use memlens::paths;
 use memlens::tui::TuiOptions;
@@ -30,6 +33,12 @@ impl From<CommandError> for Failure {
             // The reader of our output went away (`| head`): nothing failed.
             code: if e.is_broken_pipe() { 0 } else { e.exit_code() },
         }
+    }
+}
+
+impl From<memlens::existing::OpenError> for Failure {
+    fn from(e: memlens::existing::OpenError) -> Failure {
+        CommandError::from(e).into()
     }
 }
 
@@ -73,7 +82,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let result = match cli.command {
         None => browse(&paths::store_path(db)?, cli.no_mouse, &mut out),
         Some(Command::Demo) => {
-            let path = commands::demo::run(&paths::demo_path(db)?, Timestamp::now())?;
+            let path = memlens::demo::build_at(&paths::demo_path(db)?, Timestamp::now())
+                .map_err(CommandError::from)?;
             browse(&path, cli.no_mouse, &mut out)
         }
         Some(Command::Import(args)) => {
@@ -95,7 +105,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             commands::check::run(&paths::store_path(db)?, &args, &mut out).map_err(Failure::from)
         }
         Some(Command::Search(args)) => {
-            memlens::search::command::run_at(&paths::store_path(db)?, &args, &mut out)
+            commands::search::run_at(&paths::store_path(db)?, &args, &mut out)
                 .map_err(search_failure)
         }
         Some(Command::Review(args)) => {
@@ -104,7 +114,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Mcp) => Ok(()),
         Some(Command::Curate(cmd)) => {
             let store = open_existing(&paths::store_path(db)?)?;
-            memlens::curate::run(&store, &cmd, &mut out).map_err(|e| Failure {
+            commands::curate::run(&store, &cmd, &mut out).map_err(|e| Failure {
                 message: e.to_string(),
                 details: Vec::new(),
                 code: if e.is_usage() { 2 } else { 1 },
@@ -143,7 +153,7 @@ fn run_project(
     let index = project.index_path();
     let (store, synced) = memlens::store::guarded(&index, || {
         project
-            .open(&commands::announce_long_steps(&index))
+            .open(&memlens::existing::announce_long_steps(&index))
             .map_err(|e| memlens::store::StoreError::WriteThrough(e.to_string()))
     })
     .map_err(|e| Failure {
@@ -160,10 +170,10 @@ fn run_project(
         Some(Command::Demo) => Err(usage("demo")),
         Some(Command::Import(_)) => Err(usage("import")),
         Some(Command::Search(args)) => {
-            memlens::search::command::run(&store, &args, out).map_err(search_failure)
+            commands::search::run(&store, &args, out).map_err(search_failure)
         }
         Some(Command::Curate(cmd)) => {
-            memlens::curate::run(&store, &cmd, out).map_err(|e| Failure {
+            commands::curate::run(&store, &cmd, out).map_err(|e| Failure {
                 message: e.to_string(),
                 details: Vec::new(),
                 code: if e.is_usage() { 2 } else { 1 },
@@ -236,7 +246,7 @@ fn browse_store(
 
 /// A failed search: a bad flag combination or filter is a usage error (exit 2).
 fn search_failure(e: anyhow::Error) -> Failure {
-    use memlens::search::command::SearchCommandError;
+    use commands::search::SearchCommandError;
     let usage = e.downcast_ref::<SearchCommandError>().is_some()
         || e.downcast_ref::<memlens::search::FilterError>().is_some();
     Failure {

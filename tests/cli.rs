@@ -622,7 +622,7 @@ fn a_store_with_an_older_index_is_rebuilt_once_with_a_notice() {
     ];
     let before = ok(h, &search);
     assert!(!before.contains("\"total\": 0"), "{word}: {before}");
-    let notice = memlens::commands::rebuild_notice(&db);
+    let notice = memlens::existing::rebuild_notice(&db);
     for command in [
         &search[..],
         &["stats", "--db", s(&db)],

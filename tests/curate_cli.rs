@@ -5,7 +5,11 @@ mod curate_support;
 
 use clap::Parser;
 use curate_support::*;
-use memlens::curate::{CurateCommand, run};
+/// The command's own module, as the `memlens` binary compiles it.
+#[path = "../src/commands/curate.rs"]
+mod curate_command;
+
+use curate_command::{CurateCommand, run};
 use memlens::model::{Scope, Status};
 use memlens::store::Store;
 

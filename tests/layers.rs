@@ -90,3 +90,57 @@ fn a_cycle_is_found() {
     graph.insert("search", BTreeSet::new());
     assert_eq!(cycle(&graph), None);
 }
+
+/// The binary's own files: the command line's parser (clap) and its error reports
+/// (anyhow) live there and nowhere in the library.
+const BINARY: [&str; 3] = ["main.rs", "cli.rs", "commands"];
+
+/// The library's source files that name `word` as a path (`word::`).
+fn library_files_naming(word: &str) -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&src).expect("read src") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        if BINARY.contains(&name.as_str()) {
+            continue;
+        }
+        let mut files = Vec::new();
+        if path.is_dir() {
+            sources(&path, &mut files);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(std::fs::read_to_string(&path).expect("read source"));
+        }
+        if files.iter().any(|f| f.contains(&format!("{word}::"))) {
+            found.push(name);
+        }
+    }
+    found
+}
+
+#[test]
+fn clap_and_anyhow_are_only_in_the_binary() {
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .expect("lib.rs");
+    for module in ["cli", "commands"] {
+        assert!(
+            !lib.contains(&format!("mod {module};")),
+            "the library declares the binary's module {module}"
+        );
+    }
+    for word in ["clap", "anyhow"] {
+        assert_eq!(
+            library_files_naming(word),
+            Vec::<String>::new(),
+            "{word} in the library"
+        );
+    }
+    // the check sees the binary's own use of both
+    let main = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/main.rs"))
+        .expect("main.rs");
+    assert!(main.contains("clap::") && main.contains("anyhow::"));
+}

@@ -1,11 +1,16 @@
-//! `memlens search` as the library exposes it: flag parsing (usage errors exit 2), the
+//! `memlens search` as the binary parses and runs it: flag parsing (usage errors exit 2), the
 //! `--json` document, the table, and `--track`.
 
 mod search_support;
 
 use clap::Parser;
 use memlens::model::{Memory, Timestamp};
-use memlens::search::command::{SearchArgs, run};
+/// The command's own module, as the `memlens` binary compiles it.
+#[path = "../src/commands/search.rs"]
+#[allow(dead_code)]
+mod search_command;
+
+use search_command::{SearchArgs, run};
 use search_support::store_with;
 
 #[derive(Parser)]

@@ -53,7 +53,7 @@ fn move_cursor(run: &mut Run, keys: &str, from: &str) -> String {
 /// The demo store as `memlens demo` builds it, before anything is changed.
 fn pristine() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().expect("dir");
-    let path = memlens::commands::demo::run(&dir.path().join("ref.redb"), Timestamp::now())
+    let path = memlens::demo::build_at(&dir.path().join("ref.redb"), Timestamp::now())
         .expect("demo store");
     let store = Store::open(&path).expect("open");
     (dir, store)

@@ -16,7 +16,7 @@ pub fn has_terminal() -> bool {
 /// The store's path and counts, for when there is no terminal to browse in.
 pub fn summary(store_path: &Path, out: &mut dyn Write) -> CommandResult<()> {
     let store = open_existing(store_path)?;
-    let stats = crate::store::guarded(store_path, || {
+    let stats = memlens::store::guarded(store_path, || {
         Ok::<_, CommandError>(Stats::of(&store.read()?)?)
     })?;
     let text = format!(

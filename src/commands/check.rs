@@ -1,12 +1,12 @@
 //! `memlens check [--repair] [--json]`: verifies the store and reports each problem
 //! with what to do; `--repair` then rebuilds the store from its readable memories (see
-//! [`crate::store::check`] and [`crate::store::repair`]). Exit 0 when the store is
+//! [`memlens::store::check`] and [`memlens::store::repair`]). Exit 0 when the store is
 //! clean (after the repair, when one ran and set nothing aside), 1 otherwise.
 
-use super::{CommandError, CommandResult, temp_beside};
+use super::{CommandError, CommandResult, OpenError, temp_beside};
 use crate::cli::CheckArgs;
-use crate::store::check::{CheckReport, check};
-use crate::store::repair::{RepairOutcome, repair};
+use memlens::store::check::{CheckReport, check};
+use memlens::store::repair::{RepairOutcome, repair};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,9 +14,10 @@ use std::path::{Path, PathBuf};
 /// Runs `memlens check` on the store at `path`, printing to `out`.
 pub fn run(path: &Path, args: &CheckArgs, out: &mut dyn Write) -> CommandResult<()> {
     if !path.exists() {
-        return Err(CommandError::NoStore {
+        return Err(OpenError::NoStore {
             path: path.to_path_buf(),
-        });
+        }
+        .into());
     }
     let report = check(path, &temp_beside(path, "check"))?;
     let mut repaired = None;
@@ -118,7 +119,7 @@ fn text(report: &CheckReport, repaired: Option<&(RepairOutcome, CheckReport)>) -
         for m in &outcome.set_aside {
             s.push_str(&format!(
                 "not saved: {}; its bytes are kept in the table `damaged` under {} (and in the old store)\n",
-                crate::text::inert(&m.reason),
+                memlens::text::inert(&m.reason),
                 m.damaged_key
             ));
         }
@@ -146,7 +147,7 @@ fn list(s: &mut String, report: &CheckReport) {
             .unwrap_or_default();
         s.push_str(&format!(
             "problem ({area}): {}\n  fix: {}\n",
-            crate::text::inert(&p.problem),
+            memlens::text::inert(&p.problem),
             p.fix
         ));
     }

@@ -5,8 +5,8 @@
 
 use super::{CommandError, CommandResult, memories, read_existing};
 use crate::cli::{ExportArgs, ExportFormatArg};
-use crate::exchange::{ExportSummary, export_hivelore, export_jsonl};
-use crate::store::guarded;
+use memlens::exchange::{ExportSummary, export_hivelore, export_jsonl};
+use memlens::store::guarded;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -74,7 +74,7 @@ fn destination(path: &Path) -> Destination {
 }
 
 fn jsonl_to_file(
-    reader: &crate::store::StoreReader,
+    reader: &memlens::store::StoreReader,
     path: &Path,
     include_deleted: bool,
 ) -> CommandResult<ExportSummary> {

@@ -4,9 +4,8 @@
 
 use super::{CommandError, CommandResult, read_existing};
 use crate::cli::GetArgs;
-use crate::model::{Composite, FEEL_DIMS, Memory, Timestamp};
-use crate::store::{StoreError, StoreReader, guarded};
-use serde_json::{Map, Value};
+use memlens::model::{Composite, FEEL_DIMS, Memory, Timestamp};
+use memlens::store::{StoreError, StoreReader, guarded};
 use std::io::Write;
 use std::path::Path;
 
@@ -20,44 +19,19 @@ fn show(store_path: &Path, args: &GetArgs, out: &mut dyn Write) -> CommandResult
     let memory = reader
         .get(&args.id)?
         .ok_or_else(|| StoreError::UnknownId(args.id.clone()))?;
-    let memory = crate::project::private::shown_memory(&memory).into_owned();
-    let text = if args.json {
-        let mut line =
-            crate::text::json::to_compact(&with_derived(reader, &memory, Timestamp::now())?);
-        line.push('\n');
-        line
-    } else {
-        page(reader, &memory, Timestamp::now())?
-    };
+    let memory = memlens::project::private::shown_memory(&memory).into_owned();
+    let text =
+        if args.json {
+            let mut line = memlens::text::json::to_compact(
+                &memlens::exchange::derived::with_derived(reader, &memory, Timestamp::now())?,
+            );
+            line.push('\n');
+            line
+        } else {
+            page(reader, &memory, Timestamp::now())?
+        };
     out.write_all(text.as_bytes())
         .map_err(|e| CommandError::io("stdout", e))
-}
-
-/// The stored fields of a memory followed by its derived values, as of `now`.
-pub fn with_derived(
-    reader: &StoreReader,
-    memory: &Memory,
-    now: Timestamp,
-) -> Result<Map<String, Value>, StoreError> {
-    let mut m = memory.to_json();
-    m.insert("rating_bayesian".into(), memory.rating_bayesian().into());
-    if let Some(avg) = memory.rating_avg() {
-        m.insert("rating_avg".into(), avg.into());
-    }
-    m.insert(
-        "relationship_count".into(),
-        reader.relationship_count(memory)?.into(),
-    );
-    for c in Composite::ALL {
-        if let Some(v) = memory.composite(c) {
-            m.insert(c.field().into(), v.into());
-        }
-    }
-    m.insert(
-        "confidence_tier".into(),
-        memory.confidence_tier(now).as_str().into(),
-    );
-    Ok(m)
 }
 
 /// A readable page about a memory: fields, scores, links, then the body.
@@ -198,5 +172,5 @@ pub fn page(reader: &StoreReader, m: &Memory, now: Timestamp) -> Result<String, 
     if !text.ends_with('\n') {
         text.push('\n');
     }
-    Ok(crate::text::inert_lines(&text).into_owned())
+    Ok(memlens::text::inert_lines(&text).into_owned())
 }

@@ -4,10 +4,10 @@
 
 use super::{CommandError, CommandResult, memories};
 use crate::cli::ImportArgs;
-use crate::exchange::{
+use memlens::exchange::{
     ExchangeError, ImportOptions, ImportSource, ImportSummary, Problems, import,
 };
-use crate::store::Store;
+use memlens::store::Store;
 use std::io::Write;
 use std::path::Path;
 
@@ -18,7 +18,7 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> CommandResult<()> {
-    crate::store::guarded(store_path, || import_into_store(store_path, args, out, err))
+    memlens::store::guarded(store_path, || import_into_store(store_path, args, out, err))
 }
 
 fn import_into_store(
@@ -28,7 +28,10 @@ fn import_into_store(
     err: &mut dyn Write,
 ) -> CommandResult<()> {
     let existed = store_path.exists();
-    let store = Store::open_for_import(store_path, &super::announce_long_steps(store_path))?;
+    let store = Store::open_for_import(
+        store_path,
+        &memlens::existing::announce_long_steps(store_path),
+    )?;
     let sources: Vec<ImportSource> = args
         .paths
         .iter()
@@ -62,7 +65,7 @@ fn import_into_store(
 fn print_warnings(warnings: &Problems, err: &mut dyn Write) {
     for line in warnings.lines() {
         // Warnings are advice; a closed stderr must not fail the import.
-        let _ = writeln!(err, "warning: {}", crate::text::inert(&line));
+        let _ = writeln!(err, "warning: {}", memlens::text::inert(&line));
     }
 }
 

@@ -1,11 +1,11 @@
-//! `memlens import` in a process that allocates with mimalloc ([`crate::allocator`]).
+//! `memlens import` in a process that allocates with mimalloc ([`memlens::allocator`]).
 //!
 //! The allocator is chosen at a process's first allocation, before the command line is
 //! read, so `memlens import` runs itself once more with [`ALLOCATOR_ENV`] set to
 //! `mimalloc`. An [`ALLOCATOR_ENV`] already set (by the user, or by this very
 //! re-execution) is left as it is: `MEMLENS_ALLOCATOR=system` keeps the system's.
 
-use crate::allocator::{ALLOCATOR_ENV, MIMALLOC};
+use memlens::allocator::{ALLOCATOR_ENV, MIMALLOC};
 
 /// Replaces this process with the same program and arguments, run with
 /// [`ALLOCATOR_ENV`]` = mimalloc`. Returns, changing nothing, when that does not apply

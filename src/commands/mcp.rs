@@ -1,4 +1,4 @@
-//! `memlens mcp`: serves the agents' memory tools ([`crate::mcp`]) on standard input and
+//! `memlens mcp`: serves the agents' memory tools ([`memlens::mcp`]) on standard input and
 //! output until the client closes them.
 
 use super::{CommandError, CommandResult};
@@ -12,6 +12,6 @@ pub fn run(store_path: &Path) -> CommandResult<()> {
         .build()
         .map_err(|e| CommandError::io("tokio runtime", e))?;
     runtime
-        .block_on(crate::mcp::serve_stdio(store_path))
+        .block_on(memlens::mcp::serve_stdio(store_path))
         .map_err(|e| CommandError::Usage(e.to_string()))
 }

@@ -3,12 +3,12 @@
 
 use super::{CommandError, CommandResult, read_existing};
 use crate::cli::ReviewArgs;
-use crate::collection::LocalCollection;
-use crate::model::Timestamp;
-use crate::review::{ReviewItem, ReviewRequest};
-use crate::search::output::cut;
-use crate::search::{Filters, SearchRequest};
-use crate::store::guarded;
+use memlens::collection::LocalCollection;
+use memlens::model::Timestamp;
+use memlens::review::{ReviewItem, ReviewRequest};
+use memlens::search::output::cut;
+use memlens::search::{Filters, SearchRequest};
+use memlens::store::guarded;
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::Path;
@@ -36,7 +36,7 @@ pub fn run_at(
             for item in &page.items {
                 rows.push(Value::Object(item.json()));
             }
-            let mut line = crate::text::json::to_compact(&json!({
+            let mut line = memlens::text::json::to_compact(&json!({
                 "queue": args.queue.as_str(),
                 "total": page.total,
                 "entries": rows,

@@ -6,8 +6,8 @@
 
 use super::{CommandError, CommandResult, read_existing};
 use crate::cli::StatsArgs;
-use crate::model::{Memory, Scope, Status};
-use crate::store::{StoreError, StoreReader, guarded};
+use memlens::model::{Memory, Scope, Status};
+use memlens::store::{StoreError, StoreReader, guarded};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -126,7 +126,7 @@ pub fn run(store_path: &Path, args: &StatsArgs, out: &mut dyn Write) -> CommandR
     let text = if args.json {
         let mut j = stats.to_json();
         j["store"] = store_path.display().to_string().into();
-        format!("{}\n", crate::text::json::to_compact(&j))
+        format!("{}\n", memlens::text::json::to_compact(&j))
     } else {
         format!("store       {}\n{}", store_path.display(), stats.to_text())
     };

@@ -23,7 +23,6 @@
 //!   tracked reads are not edits, so reads made since are kept and do not block it.
 
 pub mod apply;
-pub mod command;
 pub mod edit;
 pub mod error;
 pub mod field;
@@ -31,14 +30,15 @@ mod link;
 mod marks;
 pub mod merge;
 pub mod read;
+mod report;
 pub mod stack;
 pub mod undo;
 
 pub use apply::{Applied, Change, apply, apply_at};
-pub use command::{CurateCommand, run};
 pub use edit::Edit;
 pub use error::{CurateError, CurateResult};
 pub use field::FieldValue;
 pub use read::{track_hits, track_read, track_reads, track_reads_at};
+pub use report::report;
 pub use stack::UndoStack;
 pub use undo::{Undo, UndoEntry, undo};

@@ -6,6 +6,7 @@
 //! came from, to a [`RecordSink`]; the sink (see [`import`]) checks ids and writes. Readers
 //! never touch the store, so each format is one small file.
 
+pub mod derived;
 pub mod detect;
 pub mod error;
 pub mod export;

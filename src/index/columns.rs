@@ -12,7 +12,7 @@
 use super::record::RecordView;
 use super::sealed::{Sealed, SealedBuf};
 use crate::codec::code_of;
-use crate::model::{FEEL_DIMS, Scope, Status};
+use crate::model::{Composite, FEEL_DIMS, Scope, Status};
 use redb::{ReadableTable, StorageError, Table, TableDefinition};
 
 /// (field name, chunk number = document / [`CHUNK_DOCS`]) → the chunk's values.
@@ -55,6 +55,9 @@ pub enum Field {
     TrustLevel,
     /// One `feel_*` dimension, by index into `FEEL_DIMS`.
     Feel(usize),
+    /// One composite of the `feel_*` scores, by index into `Composite::ALL`: derived,
+    /// kept so that an order or filter by it reads one column instead of 29.
+    Composite(usize),
 }
 
 /// How a field's values are kept.
@@ -88,6 +91,7 @@ impl Field {
         ]
         .into_iter()
         .chain((0..FEEL_DIMS.len()).map(Field::Feel))
+        .chain((0..Composite::ALL.len()).map(Field::Composite))
     }
 
     /// The name its chunks are stored under.
@@ -108,6 +112,7 @@ impl Field {
             Field::RemVisits => "rem_visits",
             Field::TrustLevel => "trust_level",
             Field::Feel(i) => FEEL_DIMS.get(i).map_or("feel_?", |d| d.field),
+            Field::Composite(i) => Composite::ALL.get(i).map_or("composite_?", |c| c.field()),
         }
     }
 
@@ -124,7 +129,8 @@ impl Field {
             | Field::Confidence
             | Field::RemVisits
             | Field::TrustLevel
-            | Field::Feel(_) => Kind::Numbers,
+            | Field::Feel(_)
+            | Field::Composite(_) => Kind::Numbers,
         }
     }
 
@@ -224,6 +230,7 @@ impl Values {
                     Field::RemVisits => r.rem_visits.map(f64::from),
                     Field::TrustLevel => r.trust_level.map(f64::from),
                     Field::Feel(i) => r.feel.get(i).copied().flatten(),
+                    Field::Composite(i) => Composite::ALL.get(i)?.compute(&r.feel),
                     _ => None,
                 });
                 let same = v[at].map(f64::to_bits) == new.map(f64::to_bits);

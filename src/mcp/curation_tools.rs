@@ -74,7 +74,7 @@ impl MemoryServer {
             let change = change?;
             let applied = apply(store, &change)?;
             let mut lines = Vec::new();
-            crate::curate::command::report(&change, &applied, &mut lines)?;
+            crate::curate::report(&change, &applied, &mut lines)?;
             let changed: Vec<&str> = applied.changed().iter().map(|e| e.id.as_str()).collect();
             Ok(json!({
                 "changed": changed,

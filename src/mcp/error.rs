@@ -2,8 +2,8 @@
 //! message, the same message the command line prints after `error:`.
 
 use crate::collection::CollectionError;
-use crate::commands::CommandError;
 use crate::curate::CurateError;
+use crate::existing::OpenError;
 use crate::search::FilterError;
 use crate::store::StoreError;
 
@@ -24,7 +24,7 @@ pub enum ToolError {
     Store(#[from] StoreError),
     /// The store could not be opened.
     #[error(transparent)]
-    Command(#[from] CommandError),
+    Open(#[from] OpenError),
     /// The front door could not answer (a damaged store, a refused change).
     #[error(transparent)]
     Collection(#[from] CollectionError),

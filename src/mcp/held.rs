@@ -48,7 +48,7 @@ impl Held {
         if let Some(open) = slot.as_ref() {
             return Ok(open.clone());
         }
-        let store = Arc::new(crate::commands::open_existing(&self.path)?);
+        let store = Arc::new(crate::existing::open_existing(&self.path)?);
         let memories = Arc::new(LocalCollection::over(Arc::clone(&store)));
         load_in_background(&self.path, &memories);
         let open = Open { store, memories };

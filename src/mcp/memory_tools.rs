@@ -251,7 +251,7 @@ impl MemoryServer {
                 .get(&p.id)?
                 .ok_or_else(|| crate::store::StoreError::UnknownId(p.id.clone()))?;
             let memory = crate::project::private::shown_memory(&memory);
-            Ok(Value::Object(crate::commands::get::with_derived(
+            Ok(Value::Object(crate::exchange::derived::with_derived(
                 &reader,
                 &memory,
                 Timestamp::now(),

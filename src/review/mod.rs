@@ -94,13 +94,6 @@ impl Queue {
     }
 }
 
-impl Queue {
-    /// Parses a queue name for clap.
-    pub fn from_str_arg(s: &str) -> Result<Queue, String> {
-        s.parse()
-    }
-}
-
 impl fmt::Display for Queue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -37,7 +37,6 @@
 pub mod bm25;
 pub mod broad;
 mod column;
-pub mod command;
 mod corpus;
 pub(crate) mod engine;
 mod filter;

@@ -9,7 +9,8 @@ use crate::index::RecordView;
 use crate::index::columns::{self, COLUMNS, Field, NONE, Values};
 use crate::index::facts::{self, FACTS};
 use crate::index::{SEARCH_DOCS, index_is_current};
-use crate::model::{Composite, FEEL_DIMS, Scope, Status};
+use crate::model::{Composite, Scope, Status};
+use crate::search::column::Column;
 use crate::search::corpus::{Corpus, NO_MODULE};
 use crate::search::order::sort_field;
 use crate::search::request::{BrowseMode, Filters, NumericField};
@@ -35,8 +36,9 @@ impl Needs {
         };
         match field {
             NumericField::Feel(i) => add(&mut self.fields, Field::Feel(i)),
-            NumericField::Composite(_) => {
-                (0..FEEL_DIMS.len()).for_each(|i| add(&mut self.fields, Field::Feel(i)));
+            NumericField::Composite(c) => {
+                let i = Composite::ALL.iter().position(|x| *x == c).unwrap_or(0);
+                add(&mut self.fields, Field::Composite(i));
             }
             NumericField::Weight => add(&mut self.fields, Field::Weight),
             NumericField::Trust => add(&mut self.fields, Field::Trust),
@@ -247,6 +249,15 @@ fn fill(
                     Field::RemVisits => &mut c.rem_visits,
                     Field::TrustLevel => &mut c.trust_level,
                     Field::Feel(i) => &mut c.feel[i],
+                    Field::Composite(i) => {
+                        if c.composites.get().is_none() {
+                            let _ = c.composites.set(vec![Column::default(); 3]);
+                        }
+                        match c.composites.get_mut().and_then(|v| v.get_mut(i)) {
+                            Some(column) => column,
+                            None => return,
+                        }
+                    }
                     _ => return,
                 };
                 column.push_opt(slot, v[at]);

@@ -72,7 +72,7 @@ pub async fn run(
     mouse: bool,
     loader: Loader,
     project: Option<crate::project::Project>,
-) -> anyhow::Result<Ended> {
+) -> std::io::Result<Ended> {
     // Before the terminal changes, so no signal can leave it changed.
     let mut signals = Signals::listen()?;
     let mut ended = Ended::Quit;
@@ -102,7 +102,7 @@ pub async fn run(
         let action = tokio::select! {
             event = events.next() => match event {
                 Some(Ok(event)) => translate(event, &state, &config.keymap, mouse),
-                Some(Err(e)) => return Err(e.into()),
+                Some(Err(e)) => return Err(e),
                 None => break,
             },
             Some(action) = rx.recv() => Some(action),

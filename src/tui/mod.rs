@@ -47,7 +47,7 @@ pub struct TuiOptions {
 
 /// Runs the interactive browser on an open store until the user quits or a signal
 /// ends it (the terminal restored either way).
-pub fn run(store: Store, options: TuiOptions) -> anyhow::Result<signals::Ended> {
+pub fn run(store: Store, options: TuiOptions) -> std::io::Result<signals::Ended> {
     let mode = theme::ColorMode::detect();
     let path = options.config_path.clone().or_else(config::default_path);
     let config = config::Config::load(path.as_deref(), mode);

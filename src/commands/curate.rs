@@ -2,11 +2,12 @@
 //! restore|purge|link|unlink|merge`), for scripts: one durable change per invocation, one
 //! report line per memory named.
 
-use super::apply::{Applied, Change, apply};
-use super::edit::Edit;
-use super::error::{CurateError, CurateResult};
-use super::field::parse_assignments;
-use crate::store::Store;
+use memlens::curate::apply::{Change, apply};
+use memlens::curate::edit::Edit;
+use memlens::curate::error::{CurateError, CurateResult};
+use memlens::curate::field::parse_assignments;
+use memlens::curate::report;
+use memlens::store::Store;
 use std::io::Write;
 
 /// The curation subcommands. Each prints one line per changed memory (and one per
@@ -139,7 +140,9 @@ impl CurateCommand {
                 retract,
                 rater,
             } => {
-                let rater = rater.clone().unwrap_or_else(super::edit::current_rater);
+                let rater = rater
+                    .clone()
+                    .unwrap_or_else(memlens::curate::edit::current_rater);
                 let e = match rating {
                     Some(rating) if !retract => Edit::RateAs {
                         rater,
@@ -201,73 +204,6 @@ impl CurateCommand {
 /// Runs one curation command against the store and reports what changed to `out`.
 pub fn run(store: &Store, cmd: &CurateCommand, out: &mut dyn Write) -> Result<(), CurateError> {
     let change = cmd.to_change()?;
-    let applied = crate::store::guarded(store.path(), || apply(store, &change))?;
+    let applied = memlens::store::guarded(store.path(), || apply(store, &change))?;
     report(&change, &applied, out)
-}
-
-/// Writes one line per changed memory, then one per memory left unchanged.
-pub fn report(change: &Change, applied: &Applied, out: &mut dyn Write) -> CurateResult<()> {
-    for entry in applied.changed() {
-        let id = &entry.id;
-        match (change, &entry.after) {
-            (
-                Change::Edit {
-                    edit: Edit::Rate(n) | Edit::RateAs { rating: n, .. },
-                    ..
-                },
-                Some(m),
-            ) => writeln!(
-                out,
-                "rated {id} {n}: rating {:.2} from {} rating{}",
-                m.rating_bayesian(),
-                m.rating_count,
-                if m.rating_count == 1 { "" } else { "s" }
-            )?,
-            (
-                Change::Edit {
-                    edit: Edit::Retract { rater },
-                    ..
-                },
-                Some(m),
-            ) => writeln!(
-                out,
-                "retracted the rating of {} on {id}: rating {:.2} from {} rating{}",
-                rater.as_deref().unwrap_or("you"),
-                m.rating_bayesian(),
-                m.rating_count,
-                if m.rating_count == 1 { "" } else { "s" }
-            )?,
-            (Change::Edit { edit, .. }, _) => writeln!(
-                out,
-                "{} {id}: {}",
-                edit.verb(),
-                entry.changed_fields().join(", ")
-            )?,
-            (Change::Purge { .. }, _) => writeln!(out, "purged {id}")?,
-            (Change::Link { a, b, kind }, _) => writeln!(
-                out,
-                "linked {a} and {b} as {} (held by {id})",
-                super::apply::kind_or_default(kind)
-            )?,
-            (Change::Unlink { a, b }, _) => {
-                let other = if id == a { b } else { a };
-                writeln!(out, "unlinked {id} from {other}")?
-            }
-            (Change::Merge { into, .. }, _) if id == into => {
-                writeln!(out, "kept {id}: {}", entry.changed_fields().join(", "))?
-            }
-            (Change::Merge { into, .. }, _) => writeln!(out, "merged {id} into {into}")?,
-            (Change::Supersede { keep, .. }, _) => writeln!(
-                out,
-                "superseded {id} by {keep}: {}",
-                entry.changed_fields().join(", ")
-            )?,
-            (Change::Create(_), _) => writeln!(out, "created {id}")?,
-        }
-    }
-    for id in &applied.unchanged {
-        let why = change.no_op_reason().unwrap_or("nothing to change");
-        writeln!(out, "unchanged {id}: {why}")?;
-    }
-    Ok(())
 }

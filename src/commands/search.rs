@@ -1,11 +1,11 @@
 //! `memlens search`: its flags (SPEC §4) and what it prints.
 
-use crate::collection::LocalCollection;
-use crate::search::listing::{self, Listing};
-use crate::search::output;
-use crate::search::request::{BrowseMode, Engine, Filters, NumericField, Order, SearchRequest};
-use crate::store::{Store, StoreReader};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
+use memlens::collection::LocalCollection;
+use memlens::search::listing::{self, Listing};
+use memlens::search::output;
+use memlens::search::request::{BrowseMode, Engine, Filters, NumericField, Order, SearchRequest};
+use memlens::store::{Store, StoreReader};
 
 /// The flags of `memlens search` (every subcommand's `--db` lives elsewhere).
 #[derive(Debug, Clone, clap::Args)]
@@ -91,7 +91,7 @@ pub enum SearchCommandError {
     Usage(String),
     /// A filter that does not parse.
     #[error(transparent)]
-    Filter(#[from] crate::search::FilterError),
+    Filter(#[from] memlens::search::FilterError),
 }
 
 impl SearchArgs {
@@ -103,7 +103,7 @@ impl SearchArgs {
             Some("random") => Ok(Listing::Random {
                 seed: Some(
                     self.seed
-                        .unwrap_or_else(crate::search::random::Draw::fresh_seed),
+                        .unwrap_or_else(memlens::search::random::Draw::fresh_seed),
                 ),
             }),
             _ if self.seed.is_some() => Err(SearchCommandError::Usage(
@@ -162,11 +162,11 @@ pub fn run_at(
     args: &SearchArgs,
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<()> {
-    crate::store::guarded(path, || {
+    memlens::store::guarded(path, || {
         if args.track {
-            return run(&crate::commands::open_existing(path)?, args, out);
+            return run(&memlens::existing::open_existing(path)?, args, out);
         }
-        run_on_snapshot(crate::commands::read_existing(path)?, args, out)
+        run_on_snapshot(memlens::existing::read_existing(path)?, args, out)
     })
 }
 
@@ -175,7 +175,7 @@ pub fn run(store: &Store, args: &SearchArgs, out: &mut dyn std::io::Write) -> an
     respond(store.read()?, Some(store), args, out)
 }
 
-/// Runs `memlens search` on a snapshot (see [`crate::commands::read_existing`]);
+/// Runs `memlens search` on a snapshot (see [`memlens::existing::read_existing`]);
 /// `--track` needs [`run`], which can write.
 pub fn run_on_snapshot(
     reader: StoreReader,
@@ -198,11 +198,11 @@ fn respond(
         anyhow::bail!(damage);
     }
     if let Some(store) = store.filter(|_| args.track) {
-        crate::curate::track_hits(store, &mut resp.hits)?;
+        memlens::curate::track_hits(store, &mut resp.hits)?;
     }
     if args.json {
         let json = output::listing_json(&req, listing, &resp);
-        crate::text::json::write_pretty(&mut *out, &json)?;
+        memlens::text::json::write_pretty(&mut *out, &json)?;
         writeln!(out)?;
     } else {
         out.write_all(output::table(&req, &resp).as_bytes())?;

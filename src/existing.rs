@@ -1,0 +1,89 @@
+//! Opening a store that must already exist, as every client does: commands that only
+//! read never create one, and the agents' server serves only a store that is there.
+//! An open that takes a long step over every memory (once after an upgrade) says so on
+//! stderr first, so that the wait is explained.
+
+use crate::store::{LongStep, Store, StoreError, StoreReader, guarded};
+use std::path::{Path, PathBuf};
+
+/// Why an existing store could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// No file at the path.
+    #[error(
+        "{path}: no store here yet; import memories first (memlens import --db {path} FILE) or try `memlens demo`"
+    )]
+    NoStore {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The file is there but could not be opened or read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Opens the store at `path`, which must already exist.
+pub fn open_existing(path: &Path) -> Result<Store, OpenError> {
+    if !path.exists() {
+        return Err(OpenError::NoStore {
+            path: path.to_path_buf(),
+        });
+    }
+    guarded(path, || {
+        let announce = announce_long_steps(path);
+        Ok(crate::store::shared::store_when_free(|| {
+            Store::open_announcing(path, &announce)
+        })?)
+    })
+}
+
+/// A snapshot of a store that must already exist, for what only reads: opened without
+/// write access when it can be, so reading never writes to the file.
+pub fn read_existing(path: &Path) -> Result<StoreReader, OpenError> {
+    guarded(path, || {
+        match crate::store::shared::store_when_free(|| Store::snapshot(path))? {
+            Some(reader) => Ok(reader),
+            None => Ok(open_existing(path)?.into_reader()?),
+        }
+    })
+}
+
+/// What runs before an open of the store at `path` takes a long step over every
+/// memory: it says so on stderr.
+pub fn announce_long_steps(path: &Path) -> impl Fn(LongStep) + '_ {
+    move |step| {
+        use std::io::Write;
+        let _ = writeln!(crate::text::stderr(), "{}", long_step_notice(path, step));
+    }
+}
+
+/// What `memlens` says before an open of the store at `path` takes `step`.
+pub fn long_step_notice(path: &Path, step: LongStep) -> String {
+    let what = match step {
+        LongStep::RebuildIndex => "rebuilding the search index for this version of memlens",
+        LongStep::AddChecksums => "adding a checksum to every memory for this version of memlens",
+    };
+    format!(
+        "memlens: {}: {what} (once; a large store takes a while)",
+        path.display()
+    )
+}
+
+/// What `memlens` says before it rebuilds the index of the store at `path`.
+pub fn rebuild_notice(path: &Path) -> String {
+    long_step_notice(path, LongStep::RebuildIndex)
+}
+
+/// A temporary file beside `path` (same directory, so renaming it into place is
+/// atomic), named after it, this process and `purpose`.
+pub fn temp_beside(path: &Path, purpose: &str) -> PathBuf {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    dir.join(format!(".{name}.{}.{purpose}", std::process::id()))
+}
