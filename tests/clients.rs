@@ -209,7 +209,29 @@ fn a_store_of_the_29_field_memlens_is_migrated_once_losing_nothing() {
     let m = &memories_by_id(&store)["functional-only"];
     assert_eq!(m.composite(Composite::FeelSignificance), None);
     assert!((m.composite(Composite::FunctionalSignificance).unwrap() - 0.4).abs() < 1e-12);
-    drop(store);
+    // the persisted index, rebuilt before the backlinks were upgraded, counts the links
+    // as the loaded one does
+    let reader = store.read().unwrap();
+    let searcher = memlens::search::Searcher::load(&reader).unwrap();
+    let req = memlens::search::SearchRequest {
+        mode: memlens::search::BrowseMode::Density,
+        ..memlens::search::SearchRequest::default()
+    };
+    let ranked = |index| {
+        memlens::search::plan::answer(index, &req)
+            .unwrap()
+            .hits
+            .iter()
+            .map(|h| (h.memory.id.clone(), h.relationship_count))
+            .collect::<Vec<_>>()
+    };
+    let loaded = ranked(memlens::search::plan::Index::Loaded(&searcher));
+    assert!(loaded.iter().any(|(_, n)| *n > 0), "{loaded:?}");
+    assert_eq!(
+        ranked(memlens::search::plan::Index::Stored(&reader)),
+        loaded
+    );
+    drop((reader, store));
     // a second open finds it current and changes nothing
     let again = Store::open(&path).unwrap();
     assert_eq!(export_all(&again), renamed);

@@ -55,6 +55,9 @@ pub enum Field {
     TrustLevel,
     /// One `feel_*` dimension, by index into `FEEL_DIMS`.
     Feel(usize),
+    /// relationship_count: kept by [`super::link_counts`] at each commit, not from the
+    /// memory's own record (the memories at the other ends change it).
+    Links,
     /// One composite of the `feel_*` scores, by index into `Composite::ALL`: derived,
     /// kept so that an order or filter by it reads one column instead of 29.
     Composite(usize),
@@ -88,6 +91,7 @@ impl Field {
             Field::RatingCount,
             Field::RemVisits,
             Field::TrustLevel,
+            Field::Links,
         ]
         .into_iter()
         .chain((0..FEEL_DIMS.len()).map(Field::Feel))
@@ -111,6 +115,7 @@ impl Field {
             Field::RatingCount => "rating_count",
             Field::RemVisits => "rem_visits",
             Field::TrustLevel => "trust_level",
+            Field::Links => "relationship_count",
             Field::Feel(i) => FEEL_DIMS.get(i).map_or("feel_?", |d| d.field),
             Field::Composite(i) => Composite::ALL.get(i).map_or("composite_?", |c| c.field()),
         }
@@ -121,9 +126,11 @@ impl Field {
             Field::Type | Field::Module => Kind::Names,
             Field::Tags => Kind::Lists,
             Field::Scope | Field::Status => Kind::Codes,
-            Field::UpdatedAt | Field::ReadCount | Field::RatingSum | Field::RatingCount => {
-                Kind::Whole
-            }
+            Field::UpdatedAt
+            | Field::ReadCount
+            | Field::RatingSum
+            | Field::RatingCount
+            | Field::Links => Kind::Whole,
             Field::Weight
             | Field::Trust
             | Field::Confidence
@@ -237,6 +244,7 @@ impl Values {
                 v[at] = new;
                 !same
             }
+            Values::Whole(_) if field == Field::Links => false,
             Values::Whole(v) => {
                 let new = r.map_or(0, |r| match field {
                     Field::UpdatedAt => r.updated_at,
@@ -326,13 +334,25 @@ pub(crate) fn write_new(
                     stored
                 }
             };
-            let key = (field.name(), new.chunk);
-            if merged.is_default() {
-                columns.remove(key)?;
-            } else {
-                columns.insert(key, SealedBuf::new(&key, &encode(&merged)).value())?;
-            }
+            put(columns, field, new.chunk, &merged)?;
         }
+    }
+    Ok(())
+}
+
+/// Stores `values` as the chunk `chunk` of `field` (removes it when every document
+/// holds the default).
+pub(crate) fn put(
+    columns: &mut Table<'_, (&'static str, u32), Sealed>,
+    field: Field,
+    chunk: u32,
+    values: &Values,
+) -> Result<(), StorageError> {
+    let key = (field.name(), chunk);
+    if values.is_default() {
+        columns.remove(key)?;
+    } else {
+        columns.insert(key, SealedBuf::new(&key, &encode(values)).value())?;
     }
     Ok(())
 }
@@ -613,12 +633,7 @@ pub(crate) fn apply(
             if !changed {
                 continue;
             }
-            if values.is_default() {
-                columns.remove((field.name(), chunk))?;
-            } else {
-                let key = (field.name(), chunk);
-                columns.insert(key, SealedBuf::new(&key, &encode(&values)).value())?;
-            }
+            put(columns, field, chunk, &values)?;
         }
         i = end;
     }

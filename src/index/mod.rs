@@ -29,6 +29,7 @@ pub mod columns;
 pub mod facts;
 mod haystack_writes;
 pub mod haystacks;
+pub mod link_counts;
 mod pending;
 pub mod postings;
 mod postings_flush;

@@ -16,8 +16,8 @@ pub const KEY_INDEX: &str = "index_version";
 /// The version of the persisted postings and facts this build writes.
 /// Version 9 holds the 31 scored dimensions, seals every value ([`super::sealed`]),
 /// keeps the per-field columns ([`super::columns`]) and indexes hivelore's anchors,
-/// domain and topic. Version 10 adds the three composites' columns.
-pub const INDEX_VERSION: u32 = 10;
+/// domain and topic. Version 10 adds the three composites' columns, 11 relationship_count's.
+pub const INDEX_VERSION: u32 = 11;
 
 /// Memories decoded at a time while rebuilding or loading (enough to share between the
 /// cores).
@@ -70,6 +70,7 @@ pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
         })?;
     }
     pending.flush(txn)?;
+    super::link_counts::refresh_all(txn)?;
     stamp(txn)
 }
 

@@ -1,6 +1,6 @@
 //! The corpus of a request read from the persisted index: only the columns the
 //! request's filters, mode and the filter panel read, from the facts, the per-field
-//! columns ([`crate::index::columns`]) and the backlinks, with no text (the engines
+//! columns ([`crate::index::columns`], relationship_count among them), with no text (the engines
 //! read the haystack chunks, [`super::stored_text`]) and no terms (BM25 reads the
 //! postings). The same filter, engine, order and page code as the loaded searcher
 //! then runs over it, so both answer alike by construction.
@@ -15,17 +15,14 @@ use crate::search::corpus::{Corpus, NO_MODULE};
 use crate::search::order::sort_field;
 use crate::search::request::{BrowseMode, Filters, NumericField};
 use crate::search::searcher::storage;
-use crate::store::tables::{BACKLINKS, IDS};
 use crate::store::{StoreReader, StoreResult};
 use foldhash::HashSet;
-use redb::ReadableTable;
 
 /// What a request reads beside the facts (documents, created_at, deleted, lengths),
 /// the types and the statuses, which every filter reads.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Needs {
     fields: HashSet<Field>,
-    relationship_count: bool,
 }
 
 impl Needs {
@@ -53,7 +50,7 @@ impl Needs {
             NumericField::RatingSum => add(&mut self.fields, Field::RatingSum),
             NumericField::ReadCount => add(&mut self.fields, Field::ReadCount),
             NumericField::UpdatedAt => add(&mut self.fields, Field::UpdatedAt),
-            NumericField::RelationshipCount => self.relationship_count = true,
+            NumericField::RelationshipCount => add(&mut self.fields, Field::Links),
             NumericField::CreatedAt => {}
         }
     }
@@ -70,7 +67,7 @@ impl Needs {
             self.fields.insert(Field::Tags);
         }
         if f.has_relationships.is_some() {
-            self.relationship_count = true;
+            self.fields.insert(Field::Links);
         }
         let ranges = [
             (NumericField::Weight, f.weight),
@@ -182,9 +179,6 @@ pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Co
     if !whole {
         return Ok(None);
     }
-    if needs.relationship_count {
-        c.relationship_count = relationship_counts(reader, &c.docs)?;
-    }
     c.time_rank = time_ranks(reader, &c)?;
     Ok(Some(c))
 }
@@ -269,6 +263,7 @@ fn fill(
                     Field::ReadCount => c.read_count.push(n),
                     Field::RatingSum => c.rating_sum.push(n),
                     Field::RatingCount => c.rating_count.push(n),
+                    Field::Links => c.relationship_count.push(n),
                     _ => {}
                 }
             }
@@ -276,44 +271,6 @@ fn fill(
         },
     )?;
     Ok(whole)
-}
-
-/// `relationship_count` of every document of `docs` (ascending), from the backlinks:
-/// each row (target, source) is a link between two distinct memories when the target
-/// is stored too, counted once per pair whichever way it was made (as
-/// `Corpus::finish` counts it).
-fn relationship_counts(reader: &StoreReader, docs: &[u32]) -> StoreResult<Vec<u32>> {
-    let txn = reader.txn();
-    let links = txn.open_table(BACKLINKS).map_err(|e| storage(reader, e))?;
-    let ids = txn.open_table(IDS).map_err(|e| storage(reader, e))?;
-    let doc_of = |id: &str| -> StoreResult<Option<u32>> {
-        Ok(ids
-            .get(id)
-            .map_err(|e| storage(reader, e))?
-            .map(|d| d.value()))
-    };
-    let mut edges: Vec<(u32, u32)> = Vec::new();
-    for row in links.iter().map_err(|e| storage(reader, e))? {
-        let (key, _) = row.map_err(|e| storage(reader, e))?;
-        let (target, source) = key.value();
-        if target == source {
-            continue;
-        }
-        if let (Some(a), Some(b)) = (doc_of(target)?, doc_of(source)?) {
-            edges.push((a.min(b), a.max(b)));
-        }
-    }
-    edges.sort_unstable();
-    edges.dedup();
-    let mut counts = vec![0u32; docs.len()];
-    for (a, b) in edges {
-        for doc in [a, b] {
-            if let Ok(slot) = docs.binary_search(&doc) {
-                counts[slot] += 1;
-            }
-        }
-    }
-    Ok(counts)
 }
 
 /// Every slot's position in the order created_at desc, id asc. Ids are read (from the

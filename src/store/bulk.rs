@@ -265,6 +265,7 @@ impl<'w> BulkWriter<'w> {
                 self.ids
                     .insert(memory.id.as_str(), doc)
                     .map_err(|e| storage_error(self.path, e))?;
+                self.links.appeared(&memory.id);
                 (doc, None)
             }
         };
@@ -315,6 +316,7 @@ impl<'w> BulkWriter<'w> {
         }
         let doc = self.allocate_doc()?;
         self.new_ids.insert(&memory.id, doc);
+        self.links.appeared(&memory.id);
         // a number never handed out before: the row goes at the end of each table
         self.link(memory);
         let row = stored_form(&mut self.buffer, memory, prepared.encoded.as_deref());
@@ -342,6 +344,7 @@ impl<'w> BulkWriter<'w> {
             .get_doc(doc)?
             .ok_or_else(|| StoreError::UnknownId(id.to_string()))?;
         self.set_backlinks(&old, false);
+        self.links.appeared(id);
         if self.new_ids.remove(id).is_none() {
             self.ids
                 .remove(id)

@@ -6,6 +6,7 @@
 
 use super::tables::{BACKLINKS, OLD_BACKLINKS, UNSEALED_BACKLINKS};
 use crate::commit::last_per_key;
+use crate::index::link_counts::LinkCountChanges;
 use crate::index::sealed::{IndexDamage, Sealed, SealedBuf, SealedBytes};
 use redb::{ReadableMultimapTable, ReadableTable, WriteTransaction};
 use std::ops::Bound;
@@ -15,13 +16,27 @@ use std::ops::Bound;
 pub(super) struct PendingLinks {
     /// ((target, linking memory), present) in the order they happened.
     changes: Vec<((String, String), bool)>,
+    /// The memories whose relationship_count these changes may change.
+    counts: LinkCountChanges,
 }
 
 impl PendingLinks {
     /// Records that `source` now links (`present`) or no longer links to `target`.
     pub(super) fn set(&mut self, target: &str, source: &str, present: bool) {
+        self.counts.link(target, source);
         self.changes
             .push(((target.to_string(), source.to_string()), present));
+    }
+
+    /// Notes that `id` was added to the store or purged from it: the memories linked
+    /// with it are recounted.
+    pub(super) fn appeared(&mut self, id: &str) {
+        self.counts.appeared(id);
+    }
+
+    /// The memories to recount at the commit, taken out.
+    pub(super) fn take_counts(&mut self) -> LinkCountChanges {
+        std::mem::take(&mut self.counts)
     }
 
     /// Number of changes gathered.

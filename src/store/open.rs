@@ -287,6 +287,10 @@ fn upgrade_schema(
     } else if version < SEALED_SCHEMA {
         seal_backlinks(&txn)?;
     }
+    if version < SEALED_SCHEMA {
+        // the index was rebuilt before the backlinks were rows it can read
+        crate::index::link_counts::refresh_all(&txn)?;
+    }
     if version < CHECKSUM_SCHEMA && txn.open_table(MEMORIES)?.len()? > 0 {
         before_long(LongStep::AddChecksums);
         super::checksums::add_checksums(&txn)?;

@@ -263,7 +263,8 @@ impl StoreWriter {
         self.appended
             .write_into(txn, MEMORIES)
             .map_err(|e| self.err(e))?;
-        let links = std::mem::take(&mut self.links);
+        let mut links = std::mem::take(&mut self.links);
+        let counts = links.take_counts();
         let new_ids = std::mem::take(&mut self.new_ids);
         let pending = &mut self.pending;
         let apart = links.len() + new_ids.len() >= PARALLEL_LINKS;
@@ -271,6 +272,7 @@ impl StoreWriter {
         let (linked, indexed) = both(apart, write_links, || pending.flush(txn));
         indexed
             .and(linked)
+            .and_then(|()| crate::index::link_counts::refresh(txn, counts))
             .map_err(|e| storage_error(&self.path, e))?;
         if let Some(next) = self.next_doc {
             let mut meta = txn.open_table(META).map_err(|e| self.err(e))?;
