@@ -424,3 +424,36 @@ fn columns_over_many_chunks_agree() {
     }
     check(&store, &requests, "2,600 memories");
 }
+
+/// created_at years apart and nanoseconds apart at once: the persisted time order sorts
+/// by the top bits of the span first, so memories that share those bits (created within
+/// the same few milliseconds) must still come in nanosecond order, and exact ties by id.
+#[test]
+fn memories_created_nanoseconds_apart_keep_their_time_order_across_years() {
+    let base = 1_600_000_000_000_000_000i64;
+    let year = 31_536_000_000_000_000i64;
+    let memories: Vec<Memory> = (0..600)
+        .map(|i: i64| {
+            // clusters of 12 within a microsecond, some exactly tied, over five years
+            let cluster = (i / 12) * 7919 % 50;
+            let created = base + cluster * year / 10 + (i % 12) * 37 % 11 * 100 - (i % 3);
+            let mut m = Memory::new(format!("t{:03}", (i * 389) % 600), "w", Timestamp(created));
+            m.weight = SCORES[(i % 5) as usize];
+            m
+        })
+        .collect();
+    let (_dir, store) = store_with(&memories);
+    let requests: Vec<SearchRequest> = [None, Some(Order::Asc)]
+        .into_iter()
+        .flat_map(|order| {
+            [0, 290].map(|offset| SearchRequest {
+                mode: BrowseMode::Time,
+                order,
+                offset,
+                limit: 300,
+                ..SearchRequest::default()
+            })
+        })
+        .collect();
+    check(&store, &requests, "clusters of close times");
+}

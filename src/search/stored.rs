@@ -277,15 +277,28 @@ fn fill(
 /// search records) only for memories created at the same instant as another.
 fn time_ranks(reader: &StoreReader, c: &Corpus) -> StoreResult<Vec<u32>> {
     let n = c.len();
-    let mut order: Vec<(u64, u32)> = (0..n as u32)
-        .map(|s| (!((c.created[s as usize] as u64) ^ (1 << 63)), s))
+    // ascending: created_at descending
+    let full = |slot: u32| !((c.created[slot as usize] as u64) ^ (1 << 63));
+    let (lo, hi) = (0..n as u32)
+        .map(full)
+        .fold((u64::MAX, 0), |(lo, hi), k| (lo.min(k), hi.max(k)));
+    // sorted first by the key's top 32 bits of its span (half the passes over half the
+    // bytes of sorting the whole key), then each run of equal tops by the whole key
+    let shift = (64 - hi.saturating_sub(lo).leading_zeros()).saturating_sub(32);
+    let mut order: Vec<(u32, u32)> = (0..n as u32)
+        .map(|s| (((full(s) - lo) >> shift) as u32, s))
         .collect();
-    radsort::sort_by_key(&mut order, |&(key, _)| key);
+    radsort::sort_by_key(&mut order, |&(top, _)| top);
+    for run in order.chunk_by_mut(|a, b| a.0 == b.0) {
+        if run.len() > 1 {
+            run.sort_unstable_by_key(|&(_, slot)| full(slot));
+        }
+    }
     let records = txn_records(reader)?;
     let mut i = 0;
     while i < n {
         let mut j = i + 1;
-        while j < n && order[j].0 == order[i].0 {
+        while j < n && full(order[j].1) == full(order[i].1) {
             j += 1;
         }
         if j - i > 1 {
