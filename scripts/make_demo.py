@@ -2581,6 +2581,13 @@ def main():
     records = [ordered(r) for r in build()]
     records.sort(key=lambda r: r["id"])
     summary = validate(records)
+    # a few memories that wait for a person, written by hand in hivelore's fields, so
+    # that every review queue of the demo has something in it: approvals,
+    # agent-validated ones, a conflict
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "assets", "review_demo.jsonl"), encoding="utf-8") as f:
+        records += [ordered(json.loads(line)) for line in f if line.strip()]
+    records.sort(key=lambda r: r["id"])
     lines = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records]
     text = "\n".join(lines) + "\n"
     # control characters must only appear as JSON escapes, one record per line

@@ -75,9 +75,8 @@ for size in 120x40 80x24; do
     keys y
     keys q
     sleep 1
-    # the review queues, on the demo store with a few memories that wait for a person
-    # (assets/review_demo.jsonl: approvals, agent-validated ones, a conflict)
-    $MEMLENS_BIN import --db "$work/demo-$size.redb" assets/review_demo.jsonl >/dev/null
+    # the review queues, on the demo store (its memories that wait for a person come
+    # from assets/review_demo.jsonl: approvals, agent-validated ones, a conflict)
     tmux kill-session -t memlens-shots 2>/dev/null || true
     tmux new-session -d -s memlens-shots -x "$w" -y "$h" \
         "env COLORTERM=truecolor TERM=xterm-256color XDG_CONFIG_HOME=$work/config $MEMLENS_BIN --db $work/demo-$size.redb 2>$work/stderr-review-$size"
