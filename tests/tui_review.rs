@@ -280,3 +280,56 @@ fn a_query_narrows_the_queue_and_its_counts_and_clearing_it_brings_the_whole_que
     assert_eq!(left(&b), 0);
     assert_eq!(b.state.review.counts[Queue::Duplicates.index()], Some(1));
 }
+
+#[test]
+fn not_a_duplicate_is_not_offered_on_a_conflict_and_writes_nothing_there() {
+    let at = Timestamp::parse("2026-05-01T00:00:00Z").expect("time");
+    let mut all = memories();
+    for (id, status, body) in [
+        (
+            "shard-merchant",
+            Status::Validated,
+            "Shard the ledger by merchant id.",
+        ),
+        (
+            "shard-date",
+            Status::Rejected,
+            "Shard the ledger by posting date.",
+        ),
+    ] {
+        let mut m = Memory::new(id, body, at);
+        m.memory_type = "decision".into();
+        m.status = status;
+        m.last_read_at = Some(at);
+        m.extra.insert("topic".into(), "ledger-sharding".into());
+        all.push(m);
+    }
+    let f = fixture_with(all);
+    let mut b = session(&f, (120, 40));
+    b.type_keys("8");
+    while b.state.review.queue != Some(Queue::Conflicts) {
+        b.type_keys("}");
+    }
+    assert_eq!(left(&b), 1);
+    let text = screen(&b, (120, 40));
+    assert!(text.contains("S supersede"), "{text}");
+    assert!(!text.contains("not a duplicate"), "{text}");
+    let before: Vec<Memory> = ["shard-merchant", "shard-date"]
+        .map(|id| b.store().read().unwrap().get(id).unwrap().unwrap())
+        .into();
+    b.type_keys("N");
+    assert!(
+        b.state
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains("supersede"),
+        "{:?}",
+        b.state.message
+    );
+    assert_eq!(left(&b), 1);
+    let after: Vec<Memory> = ["shard-merchant", "shard-date"]
+        .map(|id| b.store().read().unwrap().get(id).unwrap().unwrap())
+        .into();
+    assert_eq!(before, after, "nothing written");
+}

@@ -147,6 +147,12 @@ fn pair_verb(state: &mut State, action: &Action, fx: &mut Vec<Effect>) {
         return;
     };
     match action {
+        Action::NotDuplicate if state.review.queue != Some(Queue::Duplicates) => {
+            state.message = Some(
+                "not a duplicate is for the duplicates queue: settle a conflict with S (supersede) or by editing one of them"
+                    .into(),
+            );
+        }
         Action::NotDuplicate => {
             let pair = [keep.clone(), other.clone()];
             send(

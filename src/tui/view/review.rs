@@ -190,14 +190,23 @@ pub fn draw_pair(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'
     let hint = |section: Section, action: Action, what: &str| {
         format!("{} {what}", key_hint(look, section, &action))
     };
+    // "not a duplicate" is a duplicate pair's verb: a conflict is settled by superseding
+    let duplicates = state.review.queue == Some(Queue::Duplicates);
     let text = [
-        hint(Section::Curation, Action::Merge, "merge right into left"),
-        hint(Section::Review, Action::NotDuplicate, "not a duplicate"),
-        hint(Section::Review, Action::Supersede, "supersede"),
-        hint(Section::Review, Action::SwapPair, "swap"),
-        hint(Section::Review, Action::SkipEntry, "skip"),
-        hint(Section::Curation, Action::Undo, "undo"),
+        Some(hint(
+            Section::Curation,
+            Action::Merge,
+            "merge right into left",
+        )),
+        duplicates.then(|| hint(Section::Review, Action::NotDuplicate, "not a duplicate")),
+        Some(hint(Section::Review, Action::Supersede, "supersede")),
+        Some(hint(Section::Review, Action::SwapPair, "swap")),
+        Some(hint(Section::Review, Action::SkipEntry, "skip")),
+        Some(hint(Section::Curation, Action::Undo, "undo")),
     ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
     .join(" · ");
     let lines: Vec<Line<'_>> = wrap(&text, usize::from(keys.width).max(1))
         .into_iter()
