@@ -73,6 +73,11 @@ fn left(b: &Headless) -> usize {
     b.state.review.left().expect("counted")
 }
 
+/// The status line's message, or nothing.
+fn message(b: &Headless) -> &str {
+    b.state.message.as_deref().unwrap_or("")
+}
+
 fn cursor(b: &Headless) -> String {
     b.state.selected_hit().expect("selected").memory.id.clone()
 }
@@ -194,13 +199,7 @@ fn not_a_duplicate_removes_the_pair_for_good_and_supersede_deprecates_the_other(
     // on a single-memory queue the pair keys say why they do nothing
     b.type_keys("{");
     b.type_keys("N");
-    assert!(
-        b.state
-            .message
-            .as_deref()
-            .unwrap_or("")
-            .contains("not a pair")
-    );
+    assert!(message(&b).contains("not a pair"), "{}", message(&b));
 }
 
 #[test]
@@ -318,15 +317,7 @@ fn not_a_duplicate_is_not_offered_on_a_conflict_and_writes_nothing_there() {
         .map(|id| b.store().read().unwrap().get(id).unwrap().unwrap())
         .into();
     b.type_keys("N");
-    assert!(
-        b.state
-            .message
-            .as_deref()
-            .unwrap_or("")
-            .contains("supersede"),
-        "{:?}",
-        b.state.message
-    );
+    assert!(message(&b).contains("supersede"), "{}", message(&b));
     assert_eq!(left(&b), 1);
     let after: Vec<Memory> = ["shard-merchant", "shard-date"]
         .map(|id| b.store().read().unwrap().get(id).unwrap().unwrap())
