@@ -362,18 +362,15 @@ impl Corpus {
         }
         drop(slot_of);
         self.relationship_count = counts;
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        order.sort_unstable_by(|&a, &b| {
-            let (a, b) = (a as usize, b as usize);
-            self.created[b]
-                .cmp(&self.created[a])
-                .then_with(|| self.ids.get(a).cmp(self.ids.get(b)))
+        let ids = &self.ids;
+        let order = super::order::by_time(&self.created, |tied| {
+            tied.sort_unstable_by(|&a, &b| ids.get(a as usize).cmp(ids.get(b as usize)));
+            Ok::<(), std::convert::Infallible>(())
         });
-        let mut rank = vec![0u32; n];
-        for (pos, &slot) in order.iter().enumerate() {
-            rank[slot as usize] = pos as u32;
-        }
-        self.time_rank = rank;
+        self.time_rank = match order {
+            Ok(order) => super::order::ranks(&order),
+            Err(never) => match never {},
+        };
         // kept ready: a one-letter word must not wait for every haystack to be read
         self.letters();
     }

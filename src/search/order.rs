@@ -287,3 +287,45 @@ pub(crate) fn interleave(
     }
     out
 }
+
+/// The slots of `created` in the time order (created_at descending), radix-sorted on the
+/// top 32 bits of the span first (half the passes over half the bytes of sorting the
+/// whole key), then each run of equal tops by the whole key; `ties` puts each run of
+/// memories created at the very same instant in its final order (by id).
+pub(crate) fn by_time<E>(
+    created: &[i64],
+    mut ties: impl FnMut(&mut [u32]) -> Result<(), E>,
+) -> Result<Vec<u32>, E> {
+    let n = created.len();
+    // ascending: created_at descending
+    let full = |slot: u32| !((created[slot as usize] as u64) ^ (1 << 63));
+    let (lo, hi) = (0..n as u32)
+        .map(full)
+        .fold((u64::MAX, 0), |(lo, hi), k| (lo.min(k), hi.max(k)));
+    let shift = (64 - hi.saturating_sub(lo).leading_zeros()).saturating_sub(32);
+    let mut keyed: Vec<(u32, u32)> = (0..n as u32)
+        .map(|s| (((full(s) - lo) >> shift) as u32, s))
+        .collect();
+    radsort::sort_by_key(&mut keyed, |&(top, _)| top);
+    let mut order: Vec<u32> = keyed.into_iter().map(|(_, slot)| slot).collect();
+    for run in order.chunk_by_mut(|&a, &b| (full(a) - lo) >> shift == (full(b) - lo) >> shift) {
+        if run.len() > 1 {
+            run.sort_unstable_by_key(|&slot| full(slot));
+        }
+    }
+    for run in order.chunk_by_mut(|&a, &b| full(a) == full(b)) {
+        if run.len() > 1 {
+            ties(run)?;
+        }
+    }
+    Ok(order)
+}
+
+/// Each slot's position in `order`.
+pub(crate) fn ranks(order: &[u32]) -> Vec<u32> {
+    let mut rank = vec![0u32; order.len()];
+    for (pos, &slot) in order.iter().enumerate() {
+        rank[slot as usize] = pos as u32;
+    }
+    rank
+}

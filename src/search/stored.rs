@@ -12,7 +12,7 @@ use crate::index::{SEARCH_DOCS, index_is_current};
 use crate::model::{Composite, Scope, Status};
 use crate::search::column::Column;
 use crate::search::corpus::{Corpus, NO_MODULE};
-use crate::search::order::sort_field;
+use crate::search::order::{by_time, ranks, sort_field};
 use crate::search::request::{BrowseMode, Filters, NumericField};
 use crate::search::searcher::storage;
 use crate::store::{StoreReader, StoreResult};
@@ -276,65 +276,37 @@ fn fill(
 /// Every slot's position in the order created_at desc, id asc. Ids are read (from the
 /// search records) only for memories created at the same instant as another.
 fn time_ranks(reader: &StoreReader, c: &Corpus) -> StoreResult<Vec<u32>> {
-    let n = c.len();
-    // ascending: created_at descending
-    let full = |slot: u32| !((c.created[slot as usize] as u64) ^ (1 << 63));
-    let (lo, hi) = (0..n as u32)
-        .map(full)
-        .fold((u64::MAX, 0), |(lo, hi), k| (lo.min(k), hi.max(k)));
-    // sorted first by the key's top 32 bits of its span (half the passes over half the
-    // bytes of sorting the whole key), then each run of equal tops by the whole key
-    let shift = (64 - hi.saturating_sub(lo).leading_zeros()).saturating_sub(32);
-    let mut order: Vec<(u32, u32)> = (0..n as u32)
-        .map(|s| (((full(s) - lo) >> shift) as u32, s))
-        .collect();
-    radsort::sort_by_key(&mut order, |&(top, _)| top);
-    for run in order.chunk_by_mut(|a, b| a.0 == b.0) {
-        if run.len() > 1 {
-            run.sort_unstable_by_key(|&(_, slot)| full(slot));
-        }
-    }
     let records = txn_records(reader)?;
-    let mut i = 0;
-    while i < n {
-        let mut j = i + 1;
-        while j < n && full(order[j].1) == full(order[i].1) {
-            j += 1;
+    let order = by_time(&c.created, |tied| {
+        let mut named: Vec<(String, u32)> = Vec::with_capacity(tied.len());
+        for &slot in tied.iter() {
+            let doc = c.docs[slot as usize];
+            let id = match records.get(doc).map_err(|e| storage(reader, e))? {
+                Some(bytes) => {
+                    let payload = bytes
+                        .value()
+                        .open(&doc)
+                        .map_err(|e| storage(reader, redb::StorageError::from(e)))?;
+                    RecordView::parse(payload).map(|r| r.id.to_string())
+                }
+                None => None,
+            };
+            let id = match id {
+                Some(id) => id,
+                None => reader
+                    .get_doc(doc)?
+                    .map(|m| m.id)
+                    .ok_or_else(|| crate::store::StoreError::corrupt_record(reader.path(), doc))?,
+            };
+            named.push((id, slot));
         }
-        if j - i > 1 {
-            let mut tied: Vec<(String, u32)> = Vec::with_capacity(j - i);
-            for &(_, slot) in &order[i..j] {
-                let doc = c.docs[slot as usize];
-                let id = match records.get(doc).map_err(|e| storage(reader, e))? {
-                    Some(bytes) => {
-                        let payload = bytes
-                            .value()
-                            .open(&doc)
-                            .map_err(|e| storage(reader, redb::StorageError::from(e)))?;
-                        RecordView::parse(payload).map(|r| r.id.to_string())
-                    }
-                    None => None,
-                };
-                let id = match id {
-                    Some(id) => id,
-                    None => reader.get_doc(doc)?.map(|m| m.id).ok_or_else(|| {
-                        crate::store::StoreError::corrupt_record(reader.path(), doc)
-                    })?,
-                };
-                tied.push((id, slot));
-            }
-            tied.sort_unstable();
-            for (k, (_, slot)) in tied.into_iter().enumerate() {
-                order[i + k].1 = slot;
-            }
+        named.sort_unstable();
+        for (place, (_, slot)) in tied.iter_mut().zip(named) {
+            *place = slot;
         }
-        i = j;
-    }
-    let mut rank = vec![0u32; n];
-    for (pos, &(_, slot)) in order.iter().enumerate() {
-        rank[slot as usize] = pos as u32;
-    }
-    Ok(rank)
+        Ok(())
+    })?;
+    Ok(ranks(&order))
 }
 
 fn txn_records(
