@@ -22,13 +22,20 @@ pub enum OpenError {
     Store(#[from] StoreError),
 }
 
+/// Nothing when a file is at `path`, else the error that says to import first.
+pub fn must_exist(path: &Path) -> Result<(), OpenError> {
+    if path.exists() {
+        Ok(())
+    } else {
+        Err(OpenError::NoStore {
+            path: path.to_path_buf(),
+        })
+    }
+}
+
 /// Opens the store at `path`, which must already exist.
 pub fn open_existing(path: &Path) -> Result<Store, OpenError> {
-    if !path.exists() {
-        return Err(OpenError::NoStore {
-            path: path.to_path_buf(),
-        });
-    }
+    must_exist(path)?;
     guarded(path, || {
         let announce = announce_long_steps(path);
         Ok(crate::store::shared::store_when_free(|| {

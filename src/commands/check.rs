@@ -3,7 +3,7 @@
 //! [`memlens::store::check`] and [`memlens::store::repair`]). Exit 0 when the store is
 //! clean (after the repair, when one ran and set nothing aside), 1 otherwise.
 
-use super::{CommandError, CommandResult, OpenError, temp_beside};
+use super::{CommandError, CommandResult, must_exist, temp_beside};
 use crate::cli::CheckArgs;
 use memlens::store::check::{CheckReport, check};
 use memlens::store::repair::{RepairOutcome, repair};
@@ -13,12 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// Runs `memlens check` on the store at `path`, printing to `out`.
 pub fn run(path: &Path, args: &CheckArgs, out: &mut dyn Write) -> CommandResult<()> {
-    if !path.exists() {
-        return Err(OpenError::NoStore {
-            path: path.to_path_buf(),
-        }
-        .into());
-    }
+    must_exist(path)?;
     let report = check(path, &temp_beside(path, "check"))?;
     let mut repaired = None;
     if args.repair && !report.is_clean() {

@@ -4,8 +4,10 @@
 
 use super::{CommandError, CommandResult, read_existing};
 use crate::cli::GetArgs;
+use memlens::exchange::derived::with_derived;
 use memlens::model::{Composite, FEEL_DIMS, Memory, Timestamp};
 use memlens::store::{StoreError, StoreReader, guarded};
+use memlens::text::json::to_compact;
 use std::io::Write;
 use std::path::Path;
 
@@ -20,16 +22,13 @@ fn show(store_path: &Path, args: &GetArgs, out: &mut dyn Write) -> CommandResult
         .get(&args.id)?
         .ok_or_else(|| StoreError::UnknownId(args.id.clone()))?;
     let memory = memlens::project::private::shown_memory(&memory).into_owned();
-    let text =
-        if args.json {
-            let mut line = memlens::text::json::to_compact(
-                &memlens::exchange::derived::with_derived(reader, &memory, Timestamp::now())?,
-            );
-            line.push('\n');
-            line
-        } else {
-            page(reader, &memory, Timestamp::now())?
-        };
+    let text = if args.json {
+        let mut line = to_compact(&with_derived(reader, &memory, Timestamp::now())?);
+        line.push('\n');
+        line
+    } else {
+        page(reader, &memory, Timestamp::now())?
+    };
     out.write_all(text.as_bytes())
         .map_err(|e| CommandError::io("stdout", e))
 }

@@ -15,7 +15,7 @@ pub mod stats;
 
 use memlens::demo::DemoError;
 use memlens::exchange::ExchangeError;
-pub use memlens::existing::{OpenError, open_existing, read_existing, temp_beside};
+pub use memlens::existing::{OpenError, must_exist, open_existing, read_existing, temp_beside};
 use memlens::paths::NoDataDir;
 use memlens::store::StoreError;
 use std::path::PathBuf;

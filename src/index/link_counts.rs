@@ -79,9 +79,9 @@ pub fn refresh(txn: &WriteTransaction, mut changes: LinkCountChanges) -> Result<
     let ids = txn.open_table(IDS)?;
     let records = txn.open_table(SEARCH_DOCS)?;
     let mut affected = std::mem::take(&mut changes.touched);
-    for id in &changes.appeared {
-        affected.push(id.clone());
-        affected.extend(sources(&backlinks, id)?);
+    for id in changes.appeared {
+        affected.extend(sources(&backlinks, &id)?);
+        affected.push(id);
     }
     affected.sort_unstable();
     affected.dedup();
@@ -136,15 +136,7 @@ fn sources(
 
 /// Recounts every memory of the store (after an import or a rebuild).
 pub fn refresh_all(txn: &WriteTransaction) -> Result<(), redb::Error> {
-    let mut docs: Vec<u32> = Vec::new();
-    {
-        let ids = txn.open_table(IDS)?;
-        for row in ids.iter()? {
-            docs.push(row?.1.value());
-        }
-    }
-    docs.sort_unstable();
-    let counts = {
+    let (docs, counts) = {
         let backlinks = match txn.open_table(BACKLINKS) {
             Ok(table) => table,
             // a store of an older schema, whose backlinks are not sealed rows yet: the
@@ -153,7 +145,13 @@ pub fn refresh_all(txn: &WriteTransaction) -> Result<(), redb::Error> {
             Err(e) => return Err(e.into()),
         };
         let ids = txn.open_table(IDS)?;
-        counts_of(&backlinks, &ids, &docs)?
+        let mut docs: Vec<u32> = Vec::new();
+        for row in ids.iter()? {
+            docs.push(row?.1.value());
+        }
+        docs.sort_unstable();
+        let counts = counts_of(&backlinks, &ids, &docs)?;
+        (docs, counts)
     };
     let counts: Vec<(u32, i64)> = docs
         .iter()
@@ -170,7 +168,7 @@ pub fn refresh_all(txn: &WriteTransaction) -> Result<(), redb::Error> {
 /// `relationship_count` of every document of `docs` (ascending), from the backlinks:
 /// each row (target, source) is a link between two distinct memories when both are
 /// stored, counted once per pair whichever way it was made.
-pub fn counts_of(
+fn counts_of(
     backlinks: &impl ReadableTable<(&'static str, &'static str), Sealed>,
     ids: &impl ReadableTable<&'static str, u32>,
     docs: &[u32],

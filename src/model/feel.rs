@@ -225,6 +225,11 @@ impl Composite {
         Composite::TotalSignificance,
     ];
 
+    /// Its position in [`Composite::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// Field name as shown in JSON and accepted by filters.
     pub fn field(self) -> &'static str {
         match self {

@@ -363,14 +363,11 @@ impl Corpus {
         drop(slot_of);
         self.relationship_count = counts;
         let ids = &self.ids;
-        let order = super::order::by_time(&self.created, |tied| {
+        let Ok(order) = super::order::by_time(&self.created, |tied| {
             tied.sort_unstable_by(|&a, &b| ids.get(a as usize).cmp(ids.get(b as usize)));
             Ok::<(), std::convert::Infallible>(())
         });
-        self.time_rank = match order {
-            Ok(order) => super::order::ranks(&order),
-            Err(never) => match never {},
-        };
+        self.time_rank = super::order::ranks(&order);
         // kept ready: a one-letter word must not wait for every haystack to be read
         self.letters();
     }
@@ -411,10 +408,7 @@ impl Corpus {
     pub(crate) fn column(&self, field: NumericField) -> Option<&Column> {
         match field {
             NumericField::Feel(i) => self.feel.get(i),
-            NumericField::Composite(c) => {
-                let i = Composite::ALL.iter().position(|x| *x == c)?;
-                self.composite_columns().get(i)
-            }
+            NumericField::Composite(c) => self.composite_columns().get(c.index()),
             NumericField::Weight => Some(&self.weight),
             NumericField::Trust => Some(&self.trust),
             NumericField::Confidence => Some(&self.confidence),

@@ -79,8 +79,7 @@ impl Filters {
             }
             _ => {
                 if let Some(c) = Composite::from_field(key) {
-                    let i = Composite::ALL.iter().position(|x| *x == c).unwrap_or(0);
-                    self.composites[i] = range(value).map_err(bad)?;
+                    self.composites[c.index()] = range(value).map_err(bad)?;
                 } else if let Some(i) = input_dim_index(key) {
                     self.feel[i] = range(value).map_err(bad)?;
                 } else {

@@ -307,12 +307,12 @@ pub(crate) fn by_time<E>(
         .map(|s| (((full(s) - lo) >> shift) as u32, s))
         .collect();
     radsort::sort_by_key(&mut keyed, |&(top, _)| top);
-    let mut order: Vec<u32> = keyed.into_iter().map(|(_, slot)| slot).collect();
-    for run in order.chunk_by_mut(|&a, &b| (full(a) - lo) >> shift == (full(b) - lo) >> shift) {
+    for run in keyed.chunk_by_mut(|a, b| a.0 == b.0) {
         if run.len() > 1 {
-            run.sort_unstable_by_key(|&slot| full(slot));
+            run.sort_unstable_by_key(|&(_, slot)| full(slot));
         }
     }
+    let mut order: Vec<u32> = keyed.into_iter().map(|(_, slot)| slot).collect();
     for run in order.chunk_by_mut(|&a, &b| full(a) == full(b)) {
         if run.len() > 1 {
             ties(run)?;

@@ -33,10 +33,7 @@ impl Needs {
         };
         match field {
             NumericField::Feel(i) => add(&mut self.fields, Field::Feel(i)),
-            NumericField::Composite(c) => {
-                let i = Composite::ALL.iter().position(|x| *x == c).unwrap_or(0);
-                add(&mut self.fields, Field::Composite(i));
-            }
+            NumericField::Composite(c) => add(&mut self.fields, Field::Composite(c.index())),
             NumericField::Weight => add(&mut self.fields, Field::Weight),
             NumericField::Trust => add(&mut self.fields, Field::Trust),
             NumericField::Confidence => add(&mut self.fields, Field::Confidence),
@@ -245,7 +242,9 @@ fn fill(
                     Field::Feel(i) => &mut c.feel[i],
                     Field::Composite(i) => {
                         if c.composites.get().is_none() {
-                            let _ = c.composites.set(vec![Column::default(); 3]);
+                            let _ = c
+                                .composites
+                                .set(vec![Column::default(); Composite::ALL.len()]);
                         }
                         match c.composites.get_mut().and_then(|v| v.get_mut(i)) {
                             Some(column) => column,

@@ -164,7 +164,7 @@ impl FilterKind {
                 min: f.created_from.map(Timestamp::as_secs_f64),
                 max: f.created_to.map(Timestamp::as_secs_f64),
             },
-            FilterKind::Composite(c) => f.composites[composite_index(c)],
+            FilterKind::Composite(c) => f.composites[c.index()],
             FilterKind::Feel(i) => f.feel[i],
             _ => Range::default(),
         }
@@ -182,7 +182,7 @@ impl FilterKind {
                 f.created_from = r.min.map(secs);
                 f.created_to = r.max.map(secs);
             }
-            FilterKind::Composite(c) => f.composites[composite_index(c)] = r,
+            FilterKind::Composite(c) => f.composites[c.index()] = r,
             FilterKind::Feel(i) => f.feel[i] = r,
             _ => {}
         }
@@ -323,10 +323,6 @@ impl FilterKind {
             _ => format!("{v:.2}"),
         }
     }
-}
-
-fn composite_index(c: Composite) -> usize {
-    Composite::ALL.iter().position(|x| *x == c).unwrap_or(0)
 }
 
 fn snap(v: f64, lo: f64, step: f64) -> f64 {
