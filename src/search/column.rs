@@ -7,9 +7,65 @@
 //! of ten costs about a byte a memory instead of the 8 of a dense column; every value
 //! reads back bit for bit.
 
-/// An optional `f64` per slot, filled in slot order.
+use super::parts::{Part, Parts};
+
+/// An optional `f64` per slot, filled in slot order, kept in shared parts (see
+/// [`Parts`]).
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Column {
+    parts: Parts<ColumnPart>,
+}
+
+impl Column {
+    /// The value of `slot`, if it has one.
+    #[inline]
+    pub(crate) fn get(&self, slot: usize) -> Option<f64> {
+        let (part, i) = self.parts.part(slot)?;
+        part.get(i)
+    }
+
+    /// Gives `slot` the value `v`; slots come in ascending order.
+    pub(crate) fn push(&mut self, slot: usize, v: f64) {
+        let (part, i) = self.parts.writing(slot);
+        part.push(i, v);
+    }
+
+    /// Gives `slot` the value `v` when there is one.
+    pub(crate) fn push_opt(&mut self, slot: usize, v: Option<f64>) {
+        if let Some(v) = v {
+            self.push(slot, v);
+        }
+    }
+
+    /// Gives the slots `at..` the values of `src`'s slots `from..to`, in order (slots
+    /// come in ascending order, as for [`Column::push`]); whole parts are shared.
+    pub(crate) fn append(&mut self, at: usize, src: &Column, from: usize, to: usize) {
+        self.parts.append(at, &src.parts, from, to);
+    }
+
+    /// True when no slot has a value.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.parts.each().all(|(_, p)| p.is_empty())
+    }
+
+    /// True when every value is a whole number of thousandths, which
+    /// [`thousandths`](Self::thousandths) then gives.
+    pub(crate) fn all_thousandths(&self) -> bool {
+        self.parts.each().all(|(_, p)| p.all_thousandths())
+    }
+
+    /// The value of `slot` in thousandths, if it has one; meaningful only when
+    /// [`all_thousandths`](Self::all_thousandths) holds (else `None`).
+    #[inline]
+    pub(crate) fn thousandths(&self, slot: usize) -> Option<i16> {
+        let (part, i) = self.parts.part(slot)?;
+        part.thousandths(i)
+    }
+}
+
+/// The values of one part of a [`Column`].
+#[derive(Debug, Default, Clone)]
+struct ColumnPart {
     /// Bit `s % 64` of word `s / 64`: whether slot `s` has a value.
     present: Vec<u64>,
     /// How many values lie in the words before each word.
@@ -108,7 +164,13 @@ impl Values {
     }
 }
 
-impl Column {
+impl Part for ColumnPart {
+    fn append(&mut self, at: usize, src: &Self, from: usize, to: usize) {
+        self.copy_from(at, src, from, to);
+    }
+}
+
+impl ColumnPart {
     /// Where the value of `slot` lies among the values, if it has one.
     #[inline]
     fn rank(&self, slot: usize) -> Option<usize> {
@@ -122,12 +184,12 @@ impl Column {
 
     /// The value of `slot`, if it has one.
     #[inline]
-    pub(crate) fn get(&self, slot: usize) -> Option<f64> {
+    fn get(&self, slot: usize) -> Option<f64> {
         self.rank(slot).map(|rank| self.values.get(rank))
     }
 
     /// Gives `slot` the value `v`; slots come in ascending order.
-    pub(crate) fn push(&mut self, slot: usize, v: f64) {
+    fn push(&mut self, slot: usize, v: f64) {
         debug_assert!(
             self.present.len() <= slot / 64 + 1,
             "slots are pushed in ascending order"
@@ -137,9 +199,9 @@ impl Column {
     }
 
     /// Gives the slots `at..` the values of `src`'s slots `from..to`, in order (slots
-    /// come in ascending order, as for [`Column::push`]). Reads only the slots that have
+    /// come in ascending order, as for [`ColumnPart::push`]). Reads only the slots that have
     /// a value, and copies a value kept in thousandths as it is.
-    pub(crate) fn append(&mut self, at: usize, src: &Column, from: usize, to: usize) {
+    fn copy_from(&mut self, at: usize, src: &ColumnPart, from: usize, to: usize) {
         let mut word = from / 64;
         while word * 64 < to {
             let Some(&bits) = src.present.get(word) else {
@@ -187,28 +249,21 @@ impl Column {
         self.present[word] |= 1 << (slot % 64);
     }
 
-    /// Gives `slot` the value `v` when there is one.
-    pub(crate) fn push_opt(&mut self, slot: usize, v: Option<f64>) {
-        if let Some(v) = v {
-            self.push(slot, v);
-        }
-    }
-
     /// True when no slot has a value.
-    pub(crate) fn is_empty(&self) -> bool {
+    fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
 
     /// True when every value is a whole number of thousandths, which
     /// [`thousandths`](Self::thousandths) then gives.
-    pub(crate) fn all_thousandths(&self) -> bool {
+    fn all_thousandths(&self) -> bool {
         matches!(&self.values, Values::Thousandths { odd, .. } if odd.is_empty())
     }
 
     /// The value of `slot` in thousandths, if it has one; meaningful only when
     /// [`all_thousandths`](Self::all_thousandths) holds (else `None`).
     #[inline]
-    pub(crate) fn thousandths(&self, slot: usize) -> Option<i16> {
+    fn thousandths(&self, slot: usize) -> Option<i16> {
         let Values::Thousandths { short, .. } = &self.values else {
             return None;
         };
@@ -292,7 +347,7 @@ mod tests {
 
     #[test]
     fn scores_with_three_decimals_stay_short_and_odd_ones_do_not() {
-        let mut col = Column::default();
+        let mut col = super::ColumnPart::default();
         for slot in 0..1000 {
             col.push(slot, format!("0.{:03}", slot % 1000).parse().unwrap_or(0.0));
         }

@@ -7,85 +7,13 @@ use crate::index::haystacks::Text;
 use crate::index::record::section_terms;
 use crate::model::derived::bayesian_rating;
 use crate::model::{Composite, FEEL_COUNT, Scope, Status, Timestamp};
+pub(crate) use crate::search::arena::{ByteArena, PREFETCH_AHEAD, TextArena};
 pub(crate) use crate::search::column::Column;
 use crate::search::engine::in_parts;
 pub(crate) use crate::search::offsets::Offsets;
 use crate::search::request::NumericField;
 use foldhash::HashMap;
 use std::sync::OnceLock;
-
-/// Many strings in one buffer; string `i` is `text[starts[i]..starts[i + 1]]`.
-#[derive(Debug, Default)]
-pub(crate) struct Arena {
-    pub text: String,
-    pub starts: Offsets,
-}
-
-impl Arena {
-    fn new() -> Arena {
-        Arena {
-            text: String::new(),
-            starts: Offsets::default(),
-        }
-    }
-    pub(crate) fn push(&mut self, s: &str) {
-        self.text.push_str(s);
-        self.starts.push(self.text.len());
-    }
-    /// String number `i`.
-    pub fn get(&self, i: usize) -> &str {
-        &self.text[self.starts.part(i)]
-    }
-}
-
-/// Many byte strings in one buffer, like [`Arena`].
-#[derive(Debug, Default)]
-pub(crate) struct ByteArena {
-    pub bytes: Vec<u8>,
-    pub starts: Offsets,
-}
-
-impl ByteArena {
-    pub(crate) fn new() -> ByteArena {
-        ByteArena {
-            bytes: Vec::new(),
-            starts: Offsets::default(),
-        }
-    }
-    pub(crate) fn push(&mut self, b: &[u8]) {
-        self.bytes.extend_from_slice(b);
-        self.starts.push(self.bytes.len());
-    }
-    /// Bytes number `i`.
-    pub fn get(&self, i: usize) -> &[u8] {
-        &self.bytes[self.starts.part(i)]
-    }
-    /// Asks the processor to start loading bytes number `i` (nothing past the end).
-    pub(crate) fn prefetch(&self, i: usize) {
-        if i < self.starts.len() {
-            prefetch(&self.bytes, self.starts.get(i));
-        }
-    }
-}
-
-/// How many haystacks ahead of the one searched a sweep asks the processor to load:
-/// a word found early in nearly every haystack (a first letter) leaves a sweep waiting
-/// on memory at each haystack's start, not on the search itself.
-pub(crate) const PREFETCH_AHEAD: usize = 8;
-
-/// Asks the processor to start loading the cache line of `bytes[at]`, if there is one.
-#[inline]
-fn prefetch(bytes: &[u8], at: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(byte) = bytes.get(at) {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: a prefetch is a hint that never faults and changes nothing the
-        // program can see; the pointer is in bounds besides.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(byte).cast()) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (bytes, at);
-}
 
 /// Interned names (types, modules, tags) with their numbers.
 #[derive(Debug, Default, Clone)]
@@ -131,10 +59,10 @@ impl Postings {
 #[derive(Debug, Default)]
 pub(crate) struct Corpus {
     pub docs: Vec<u32>,
-    pub ids: Arena,
+    pub ids: TextArena,
     pub raw: ByteArena,
     pub literal: ByteArena,
-    pub fuzzy: Arena,
+    pub fuzzy: TextArena,
     pub created: Vec<i64>,
     pub updated: Vec<i64>,
     pub types: Vec<u32>,
@@ -178,10 +106,9 @@ pub(crate) struct Corpus {
     pub postings: OnceLock<Postings>,
     /// Slot → position in the order created_at desc, id asc (every tie-break).
     pub time_rank: Vec<u32>,
-    /// Every slot's relationship targets (kept so an update can recount links).
-    pub targets: Arena,
-    /// Slot `s` has targets `target_starts[s]..target_starts[s + 1]` of `targets`.
-    pub target_starts: Offsets,
+    /// Every slot's relationship targets, one line each (ids hold no control
+    /// character), kept so an update can recount links.
+    pub targets: TextArena,
 }
 
 /// "No module" in the module column.
@@ -191,14 +118,7 @@ impl Corpus {
     /// An empty corpus ready for `push`.
     pub fn new() -> Corpus {
         Corpus {
-            ids: Arena::new(),
-            raw: ByteArena::new(),
             tag_starts: Offsets::default(),
-            targets: Arena::new(),
-            target_starts: Offsets::default(),
-            terms: ByteArena::new(),
-            literal: ByteArena::new(),
-            fuzzy: Arena::new(),
             feel: (0..FEEL_COUNT).map(|_| Column::default()).collect(),
             holds_terms: true,
             ..Corpus::default()
@@ -271,10 +191,12 @@ impl Corpus {
         if self.holds_terms {
             self.terms.push(terms);
         }
-        for t in rec.targets.iter() {
-            self.targets.push(t);
-        }
-        self.target_starts.push(self.targets.starts.len() - 1);
+        self.targets.push_lines(rec.targets.iter());
+    }
+
+    /// The relationship targets of a slot.
+    pub fn targets_of(&self, slot: usize) -> impl Iterator<Item = &str> {
+        self.targets.get(slot).split('\n').filter(|t| !t.is_empty())
     }
 
     /// The tags of a slot, as tag numbers.
@@ -344,8 +266,8 @@ impl Corpus {
         }
         let mut edges: Vec<(u32, u32)> = Vec::new();
         for a in 0..n {
-            for k in self.target_starts.part(a) {
-                if let Some(&b) = slot_of.get(self.targets.get(k))
+            for target in self.targets_of(a) {
+                if let Some(&b) = slot_of.get(target)
                     && b as usize != a
                 {
                     let a = a as u32;

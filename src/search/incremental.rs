@@ -1,17 +1,22 @@
 //! Updating a searcher after a write without reading the whole store again: the
 //! memories a write changed are read from the new snapshot, every other memory is
-//! copied from the old columns, and what depends on the whole collection (relationship
-//! counts, the time order, BM25 statistics, browse orders) is derived again, so the
-//! result is the very state a fresh [`Searcher::load`] of the new snapshot would hold.
+//! taken from the old columns (the text and score columns share their untouched parts
+//! with the old searcher instead of copying them), and what depends on the whole
+//! collection is brought up to date: the relationship counts of the memories a write
+//! could have touched are read from the store, and the changed memories are moved
+//! within the time order. A purge renumbers the slots after it, so the whole
+//! collection's values are derived again then. Either way the result is the very state
+//! a fresh [`Searcher::load`] of the new snapshot would hold.
 
 use crate::index::haystacks::{ChunkCursor, HAYSTACKS, Haystacks, Text};
 use crate::index::{IndexEntry, RecordView, SEARCH_DOCS};
 use crate::model::FEEL_COUNT;
-use crate::search::corpus::{Arena, ByteArena, Column, Corpus, Offsets};
+use crate::search::corpus::{Column, Corpus, Offsets};
 use crate::search::searcher::{Searcher, corrupt, storage};
 use crate::store::tables::{MEMORIES, decode_doc};
 use crate::store::{StoreReader, StoreResult};
-use std::collections::HashSet;
+use foldhash::HashSet;
+use std::cmp::Ordering;
 use std::sync::OnceLock;
 
 /// One changed memory as it is stored now: its document number, stored bytes,
@@ -35,7 +40,7 @@ impl Searcher {
         let changed: HashSet<&str> = changed.iter().map(String::as_str).collect();
         let keeps_raw = !self.reads_snapshot();
         let old = &self.corpus;
-        let fresh = read_changed(&reader, &changed, keeps_raw, old.holds_terms)?;
+        let (fresh, purged) = read_changed(&reader, &changed, keeps_raw, old.holds_terms)?;
         // The changed memories as they are now, numbering new names after the old ones.
         let mut new = if old.holds_terms {
             Corpus::new()
@@ -57,13 +62,46 @@ impl Searcher {
             );
         }
         new.letters();
-        let pieces = pieces(old, &new, &changed);
-        let n = old.len() - changed.len().min(old.len()) + new.len();
+        if old.composites.get().is_some() {
+            new.composite_columns();
+        }
+        // a memory purged and added again under its id has a new number: the count
+        // of memories tells
+        let kept = match purged {
+            false => replaced_slots(old, &new)
+                .filter(|gone| reader_len(&reader) == Some(old.len() - gone.len() + new.len())),
+            true => None,
+        };
+        let renumbered = kept.is_none();
+        let gone = kept.unwrap_or_else(|| {
+            (0..old.len())
+                .filter(|&slot| changed.contains(old.ids.get(slot)))
+                .collect()
+        });
+        let inserted: Vec<usize> = new
+            .docs
+            .iter()
+            .map(|&doc| old.docs.partition_point(|&d| d < doc))
+            .collect();
+        let pieces = pieces(old, &new, &gone, &inserted);
+        let n = old.len() - gone.len() + new.len();
         let mut corpus = splice(&pieces, n, keeps_raw, old.holds_terms);
         corpus.type_names = std::mem::take(&mut new.type_names);
         corpus.module_names = std::mem::take(&mut new.module_names);
         corpus.tag_names = std::mem::take(&mut new.tag_names);
-        corpus.finish();
+        // slots keep their numbers unless a purge removed one
+        if renumbered {
+            corpus.finish();
+        } else {
+            let moved: Vec<usize> = (0..new.len())
+                .map(|i| match gone.binary_search(&inserted[i]) {
+                    Ok(_) => inserted[i],
+                    Err(_) => old.len() + i - gone.partition_point(|&g| g < inserted[i]),
+                })
+                .collect();
+            corpus.relationship_count = recount(&reader, old, &corpus, &gone, &moved)?;
+            corpus.time_rank = moved_in_time(old, &corpus, &moved);
+        }
         let path = reader.path().to_path_buf();
         Ok(Searcher::with(
             corpus,
@@ -73,6 +111,28 @@ impl Searcher {
     }
 }
 
+/// The old slots of the memories in `new` that were there before, ascending, when
+/// every one of them keeps its document number (always, short of a purge) and every
+/// other memory of `new` is numbered after all of `old`; `None` otherwise.
+fn replaced_slots(old: &Corpus, new: &Corpus) -> Option<Vec<usize>> {
+    let last = old.docs.last().copied();
+    let mut gone = Vec::new();
+    for slot in 0..new.len() {
+        let doc = new.docs[slot];
+        match old.docs.binary_search(&doc) {
+            Ok(at) if old.ids.get(at) == new.ids.get(slot) => gone.push(at),
+            Err(_) if last.is_none_or(|l| doc > l) => {}
+            _ => return None,
+        }
+    }
+    Some(gone)
+}
+
+/// How many memories the snapshot holds, if that can be read.
+fn reader_len(reader: &StoreReader) -> Option<usize> {
+    reader.len().ok().and_then(|n| usize::try_from(n).ok())
+}
+
 /// A run of consecutive slots `from..to` of one corpus.
 struct Piece<'a> {
     corpus: &'a Corpus,
@@ -80,30 +140,40 @@ struct Piece<'a> {
     to: usize,
 }
 
-/// The new slot order in runs: the old slots that did not change and the changed
-/// memories as they are now, merged by document number (the order a load reads them).
-fn pieces<'a>(old: &'a Corpus, new: &'a Corpus, changed: &HashSet<&str>) -> Vec<Piece<'a>> {
+/// The new slot order in runs: the old slots but the `gone` ones (ascending), and the
+/// changed memories as they are now, memory `i` of `new` before old slot
+/// `inserted[i]` (ascending): the order of document numbers a load reads them in.
+fn pieces<'a>(
+    old: &'a Corpus,
+    new: &'a Corpus,
+    gone: &[usize],
+    inserted: &[usize],
+) -> Vec<Piece<'a>> {
     let mut out = Vec::new();
     let mut push = |corpus: &'a Corpus, from: usize, to: usize| {
         if from < to {
             out.push(Piece { corpus, from, to });
         }
     };
-    let mut run_start = 0;
-    let mut next_new = 0;
-    for slot in 0..old.len() {
-        let doc = old.docs[slot];
-        let gone = changed.contains(old.ids.get(slot));
-        let before = new.docs[next_new..].partition_point(|&d| d < doc);
-        if gone || before > 0 {
-            push(old, run_start, slot);
-            push(new, next_new, next_new + before);
-            next_new += before;
-            run_start = if gone { slot + 1 } else { slot };
+    let (mut at, mut g, mut i) = (0, 0, 0);
+    loop {
+        let next = [gone.get(g), inserted.get(i)]
+            .into_iter()
+            .flatten()
+            .min()
+            .map_or(old.len(), |&slot| slot.min(old.len()));
+        push(old, at, next);
+        at = next;
+        if inserted.get(i) == Some(&at) {
+            let j = i + inserted[i..].iter().take_while(|&&s| s == at).count();
+            push(new, i, j);
+            i = j;
+        } else if gone.get(g) == Some(&at) {
+            (at, g) = (at + 1, g + 1);
+        } else {
+            break;
         }
     }
-    push(old, run_start, old.len());
-    push(new, next_new, new.len());
     out
 }
 
@@ -116,7 +186,7 @@ fn column<T: Clone>(pieces: &[Piece<'_>], n: usize, col: impl Fn(&Corpus) -> &[T
     out
 }
 
-/// Copies a sparse column.
+/// Takes a column of parts from every piece, sharing whole parts.
 fn sparse(pieces: &[Piece<'_>], col: impl Fn(&Corpus) -> &Column) -> Column {
     let mut out = Column::default();
     let mut slot = 0;
@@ -127,27 +197,33 @@ fn sparse(pieces: &[Piece<'_>], col: impl Fn(&Corpus) -> &Column) -> Column {
     out
 }
 
-/// Copies a list per slot stored flat with start offsets: slot `s` holds
-/// `flat[starts.part(s)]`.
-fn lists<T: Clone>(
+/// Takes an arena from every piece, sharing whole parts.
+fn arena<B: crate::search::arena::Buffer>(
     pieces: &[Piece<'_>],
-    n: usize,
-    part: impl Fn(&Corpus) -> (&[T], &Offsets),
-) -> (Vec<T>, Offsets) {
+    arena: impl Fn(&Corpus) -> &crate::search::arena::Arena<B>,
+) -> crate::search::arena::Arena<B> {
+    let mut out = crate::search::arena::Arena::default();
+    let mut slot = 0;
+    for p in pieces {
+        out.append(slot, arena(p.corpus), p.from, p.to);
+        slot += p.to - p.from;
+    }
+    out
+}
+
+/// Copies the tags, a list per slot stored flat with start offsets.
+fn tags(pieces: &[Piece<'_>], n: usize) -> (Vec<u32>, Offsets) {
     let total = pieces
         .iter()
-        .map(|p| {
-            let (_, s) = part(p.corpus);
-            s.get(p.to) - s.get(p.from)
-        })
+        .map(|p| p.corpus.tag_starts.get(p.to) - p.corpus.tag_starts.get(p.from))
         .sum();
     let mut flat = Vec::with_capacity(total);
     let mut starts = Offsets::with_capacity(n);
     for p in pieces {
-        let (f, s) = part(p.corpus);
+        let s = &p.corpus.tag_starts;
         let (lo, hi) = (s.get(p.from), s.get(p.to));
         let base = flat.len();
-        flat.extend_from_slice(&f[lo..hi]);
+        flat.extend_from_slice(&p.corpus.tags[lo..hi]);
         for i in p.from + 1..=p.to {
             starts.push(s.get(i) - lo + base);
         }
@@ -155,65 +231,41 @@ fn lists<T: Clone>(
     (flat, starts)
 }
 
-fn bytes(pieces: &[Piece<'_>], n: usize, arena: impl Fn(&Corpus) -> &ByteArena) -> ByteArena {
-    let (bytes, starts) = lists(pieces, n, |c| {
-        let a = arena(c);
-        (a.bytes.as_slice(), &a.starts)
-    });
-    ByteArena { bytes, starts }
-}
-
-fn strings(pieces: &[Piece<'_>], n: usize, arena: impl Fn(&Corpus) -> &Arena) -> Arena {
-    let range = |p: &Piece<'_>| {
-        let a = arena(p.corpus);
-        a.starts.get(p.from)..a.starts.get(p.to)
-    };
-    let total = pieces.iter().map(|p| range(p).len()).sum();
-    let mut text = String::with_capacity(total);
-    let mut starts = Offsets::with_capacity(n);
-    for p in pieces {
-        let a = arena(p.corpus);
-        let lo = a.starts.get(p.from);
-        // whole strings, copied end to end as `&str`: nothing to check again
-        let base = text.len();
-        text.push_str(&a.text[range(p)]);
-        for i in p.from + 1..=p.to {
-            starts.push(a.starts.get(i) - lo + base);
-        }
+/// A per-slot value computed on first need, taken from every piece when each has it.
+fn carried<T: Clone>(
+    pieces: &[Piece<'_>],
+    lock: impl Fn(&Corpus) -> &OnceLock<Vec<T>>,
+) -> OnceLock<Vec<T>> {
+    match pieces
+        .iter()
+        .map(|p| lock(p.corpus).get().map(|v| &v[p.from..p.to]))
+        .collect::<Option<Vec<_>>>()
+    {
+        Some(parts) => parts.concat().into(),
+        None => OnceLock::new(),
     }
-    Arena { text, starts }
 }
 
-/// The corpus of the pieces in order, before `finish`.
+/// The corpus of the pieces in order, without the values derived from the whole
+/// collection (relationship counts and time ranks).
 fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool, holds_terms: bool) -> Corpus {
-    let (tags, tag_starts) = lists(pieces, n, |c| (c.tags.as_slice(), &c.tag_starts));
-    // Targets: slot `s` holds target strings `target_starts.part(s)`.
-    let (target_starts, targets) = {
-        let mut targets = Arena::default();
-        let mut starts = Offsets::with_capacity(n);
-        for p in pieces {
-            let c = p.corpus;
-            let (lo, hi) = (c.target_starts.get(p.from), c.target_starts.get(p.to));
-            let base = targets.starts.len() - 1;
-            for k in lo..hi {
-                targets.push(c.targets.get(k));
-            }
-            for i in p.from + 1..=p.to {
-                starts.push(c.target_starts.get(i) - lo + base);
-            }
-        }
-        (starts, targets)
+    let (tags, tag_starts) = tags(pieces, n);
+    let composites = match pieces.iter().all(|p| p.corpus.composites.get().is_some()) {
+        true => (0..3)
+            .map(|i| sparse(pieces, |c| &c.composite_columns()[i]))
+            .collect::<Vec<_>>()
+            .into(),
+        false => OnceLock::new(),
     };
     Corpus {
         docs: column(pieces, n, |c| &c.docs),
-        ids: strings(pieces, n, |c| &c.ids),
-        raw: if keeps_raw {
-            bytes(pieces, n, |c| &c.raw)
-        } else {
-            ByteArena::default()
+        ids: arena(pieces, |c| &c.ids),
+        raw: match keeps_raw {
+            true => arena(pieces, |c| &c.raw),
+            false => Default::default(),
         },
-        literal: bytes(pieces, n, |c| &c.literal),
-        fuzzy: strings(pieces, n, |c| &c.fuzzy),
+        literal: arena(pieces, |c| &c.literal),
+        fuzzy: arena(pieces, |c| &c.fuzzy),
         created: column(pieces, n, |c| &c.created),
         updated: column(pieces, n, |c| &c.updated),
         types: column(pieces, n, |c| &c.types),
@@ -234,28 +286,93 @@ fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool, holds_terms: bool) ->
         feel: (0..FEEL_COUNT)
             .map(|i| sparse(pieces, |c| &c.feel[i]))
             .collect(),
+        composites,
         lengths: column(pieces, n, |c| &c.lengths),
-        terms: if holds_terms {
-            bytes(pieces, n, |c| &c.terms)
-        } else {
-            ByteArena::default()
+        terms: match holds_terms {
+            true => arena(pieces, |c| &c.terms),
+            false => Default::default(),
         },
         holds_terms,
-        letters: match pieces
-            .iter()
-            .map(|p| p.corpus.letters.get().map(|l| &l[p.from..p.to]))
-            .collect::<Option<Vec<_>>>()
-        {
-            Some(parts) => parts.concat().into(),
-            None => OnceLock::new(),
-        },
-        targets,
-        target_starts,
+        letters: carried(pieces, |c| &c.letters),
+        targets: arena(pieces, |c| &c.targets),
         ..Corpus::default()
     }
 }
 
-/// The changed memories still in the store, by document number, each with its stored
+/// The relationship counts of `corpus`, whose slots kept their numbers (the changed
+/// memories of the old corpus at slots `gone`, now at `moved`): the old counts, with
+/// every memory a changed one links to (before or after the write) or is linked from
+/// counted again in the store. Nothing else can have changed: a count changes only
+/// with the links at either end and with a memory at the other end appearing.
+fn recount(
+    reader: &StoreReader,
+    old: &Corpus,
+    corpus: &Corpus,
+    gone: &[usize],
+    moved: &[usize],
+) -> StoreResult<Vec<u32>> {
+    let mut counts = old.relationship_count.clone();
+    counts.resize(corpus.len(), 0);
+    let mut touched: HashSet<&str> = HashSet::default();
+    for &slot in gone {
+        touched.extend(old.targets_of(slot));
+    }
+    let mut linked_from = Vec::new();
+    for &slot in moved {
+        let id = corpus.ids.get(slot);
+        touched.insert(id);
+        touched.extend(corpus.targets_of(slot));
+        linked_from.extend(reader.linked_from(id)?);
+    }
+    touched.extend(linked_from.iter().map(String::as_str));
+    for id in touched {
+        let (Some(doc), Some(memory)) = (reader.doc_of(id)?, reader.get(id)?) else {
+            continue;
+        };
+        if let Ok(slot) = corpus.docs.binary_search(&doc) {
+            counts[slot] = reader.relationship_count(&memory)?;
+        }
+    }
+    Ok(counts)
+}
+
+/// The time ranks of `corpus`, whose slots kept their numbers: the old time order
+/// without the changed memories, merged with the changed memories (at slots `moved`)
+/// in their order: created_at descending, then id.
+fn moved_in_time(old: &Corpus, corpus: &Corpus, moved: &[usize]) -> Vec<u32> {
+    let before = |a: u32, b: u32| -> Ordering {
+        let (a, b) = (a as usize, b as usize);
+        corpus.created[b]
+            .cmp(&corpus.created[a])
+            .then_with(|| corpus.ids.get(a).cmp(corpus.ids.get(b)))
+    };
+    let mut is_moved = vec![false; corpus.len()];
+    let mut fresh: Vec<u32> = moved.iter().map(|&s| s as u32).collect();
+    for &s in moved {
+        is_moved[s] = true;
+    }
+    fresh.sort_unstable_by(|&a, &b| before(a, b));
+    let mut order = vec![0u32; old.len()];
+    for (slot, &rank) in old.time_rank.iter().enumerate() {
+        order[rank as usize] = slot as u32;
+    }
+    let mut merged = Vec::with_capacity(corpus.len());
+    let mut fresh = fresh.into_iter().peekable();
+    for slot in order.into_iter().filter(|&s| !is_moved[s as usize]) {
+        while let Some(&f) = fresh.peek()
+            && before(f, slot) == Ordering::Less
+        {
+            merged.push(f);
+            fresh.next();
+        }
+        merged.push(slot);
+    }
+    merged.extend(fresh);
+    super::order::ranks(&merged)
+}
+
+/// The changed memories still in the store, by document number (and whether some
+/// changed memory is no longer there: purged), each with its stored
 /// bytes (when the searcher keeps a copy), its search record and its haystacks (both
 /// rebuilt from the memory when missing or outdated), and its term section when the
 /// corpus holds terms.
@@ -264,7 +381,7 @@ fn read_changed(
     changed: &HashSet<&str>,
     keeps_raw: bool,
     holds_terms: bool,
-) -> StoreResult<Vec<Fresh>> {
+) -> StoreResult<(Vec<Fresh>, bool)> {
     let txn = reader.txn();
     let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
     // the terms are in no stored table: a corpus that holds them builds each changed
@@ -277,10 +394,12 @@ fn read_changed(
         .flatten();
     let mut texts = haystacks.as_ref().map(ChunkCursor::new);
     let mut docs = Vec::with_capacity(changed.len());
+    let mut purged = false;
     for id in changed {
         // a purged memory has no number any more
-        if let Some(doc) = reader.doc_of(id)? {
-            docs.push(doc);
+        match reader.doc_of(id)? {
+            Some(doc) => docs.push(doc),
+            None => purged = true,
         }
     }
     docs.sort_unstable();
@@ -326,5 +445,5 @@ fn read_changed(
             terms,
         });
     }
-    Ok(out)
+    Ok((out, purged))
 }

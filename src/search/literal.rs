@@ -149,7 +149,7 @@ fn one_pass(c: &Corpus, keep: &[bool], words: &[String]) -> Vec<Match> {
 }
 
 /// Calls `f` with each slot of `lo..hi` whose literal haystack contains `finder`'s
-/// needle, in order, searching the haystacks' shared buffer in one sweep. A match that
+/// needle, in order, sweeping each part of the haystacks in one pass. A match that
 /// runs from one haystack into the next does not count.
 fn for_each_containing(
     c: &Corpus,
@@ -158,24 +158,25 @@ fn for_each_containing(
     finder: &Finder<'_>,
     mut f: impl FnMut(usize),
 ) {
-    let starts = &c.literal.starts;
-    let bytes = &c.literal.bytes;
-    let end = starts.get(hi);
     let needle = finder.needle().len();
-    let mut slot = lo;
-    let mut pos = starts.get(lo);
-    while let Some(i) = finder.find(&bytes[pos..end]) {
-        let at = pos + i;
-        while starts.get(slot + 1) <= at {
-            slot += 1;
+    for (first, part, range) in c.literal.parts_in(lo, hi) {
+        let (starts, bytes) = (&part.starts, &part.buffer);
+        let end = starts.get(range.end);
+        let mut i = range.start;
+        let mut pos = starts.get(i);
+        while let Some(found) = finder.find(&bytes[pos..end]) {
+            let at = pos + found;
+            while starts.get(i + 1) <= at {
+                i += 1;
+            }
+            let doc_end = starts.get(i + 1);
+            c.literal.prefetch(first + i + PREFETCH_AHEAD);
+            // a match crossing into the next haystack means no later one fits in this one
+            if at + needle <= doc_end {
+                f(first + i);
+            }
+            pos = doc_end;
         }
-        let doc_end = starts.get(slot + 1);
-        c.literal.prefetch(slot + PREFETCH_AHEAD);
-        // a match crossing into the next haystack means no later one fits in this one
-        if at + needle <= doc_end {
-            f(slot);
-        }
-        pos = doc_end;
     }
 }
 

@@ -34,6 +34,7 @@
 //!   builds an in-memory inverted index. Long scans can report partial pages
 //!   ([`Searcher::search_progressive`]); the list they settle on is the exact one.
 
+mod arena;
 pub mod bm25;
 pub mod broad;
 mod column;
@@ -49,6 +50,7 @@ pub mod literal;
 mod offsets;
 mod order;
 pub mod output;
+mod parts;
 pub mod plan;
 mod progressive;
 pub mod quick;

@@ -254,6 +254,26 @@ impl Answers {
             .unwrap_or_else(Action::StoreFailed)
     }
 
+    /// Reads the filter panel's choices from `source` beside the search loop, so that
+    /// a search asked for meanwhile (the refresh after an update) does not wait for
+    /// them; the answer for a source older than the newest asked about is dropped.
+    fn facets(&self, store: &Arc<Store>, source: &Arc<dyn SearchSource>, asked: &Arc<AtomicU64>) {
+        let number = asked.fetch_add(1, AtomicOrdering::Relaxed) + 1;
+        let (st, src, asked) = (store.clone(), source.clone(), asked.clone());
+        let (actions, waits) = (self.actions.clone(), self.waits.clone());
+        tokio::spawn(async move {
+            let read = offload(&waits, move || read_facets(&st, src.as_ref())).await;
+            if asked.load(AtomicOrdering::Relaxed) != number {
+                return;
+            }
+            let _ = actions.send(match read {
+                Ok(Ok(facets)) => Action::FacetsLoaded(facets),
+                // The filters offer no choices; the message of the read says why.
+                Ok(Err(reason)) | Err(reason) => Action::StoreFailed(reason),
+            });
+        });
+    }
+
     /// [`Answers::run`] with a shared search source.
     async fn with_source(
         &self,
@@ -337,6 +357,7 @@ async fn search_task(
         memories: source.len(),
     });
     let mut facets_sent = false;
+    let facets_asked = Arc::new(AtomicU64::new(0));
     // When the persisted index answered the first search, warm the caches at once.
     let mut warmed = done_search > 0;
     if warmed {
@@ -385,13 +406,8 @@ async fn search_task(
             Some(actions.with_source(&source, job).await)
         } else if !facets_sent {
             facets_sent = true;
-            let st = store.clone();
-            let src = source.clone();
-            match offload(&actions.waits, move || read_facets(&st, src.as_ref())).await {
-                Ok(Ok(facets)) => Some(Action::FacetsLoaded(facets)),
-                // The filters offer no choices; the message of the read says why.
-                Ok(Err(reason)) | Err(reason) => Some(Action::StoreFailed(reason)),
-            }
+            actions.facets(&store, &source, &facets_asked);
+            continue;
         } else {
             if let Some((generation, jobs)) = newest(&mut inbox.histograms, &mut done_hist) {
                 queue = jobs.into_iter().map(|j| (generation, j)).collect();
