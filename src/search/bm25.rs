@@ -3,7 +3,7 @@
 
 use crate::index::postings::{self, POSTINGS};
 use crate::index::record::section_terms;
-use crate::search::corpus::Corpus;
+use crate::search::corpus::{Corpus, Fixed};
 use crate::search::engine::Match;
 use crate::search::searcher::Selection;
 use crate::store::StoreReader;
@@ -166,20 +166,28 @@ pub(crate) fn gather<L: IntoIterator<Item = (u32, u32)>>(
 
 /// Where `doc` sits in the ascending `docs`, searching forward from `*from` (which
 /// it then advances): documents asked for in ascending order cost a gallop each.
-fn slot_of(docs: &[u32], from: &mut usize, doc: u32) -> Option<usize> {
+fn slot_of(docs: &Fixed<u32>, from: &mut usize, doc: u32) -> Option<usize> {
     // a store nothing was purged from numbers its slots like its documents
     if docs.get(doc as usize) == Some(&doc) {
         *from = doc as usize;
         return Some(*from);
     }
-    let rest = &docs[*from..];
+    let rest = docs.len().saturating_sub(*from);
     let mut step = 1;
-    while step < rest.len() && rest[step - 1] < doc {
+    while step < rest && docs[*from + step - 1] < doc {
         step *= 2;
     }
-    let window = &rest[..step.min(rest.len())];
-    let at = window.partition_point(|&d| d < doc);
-    *from += at;
+    // the first slot of the window `from..from + step` not below `doc`
+    let (mut lo, mut hi) = (*from, *from + step.min(rest));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if docs[mid] < doc {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    *from = lo;
     (docs.get(*from) == Some(&doc)).then_some(*from)
 }
 

@@ -10,6 +10,7 @@ use crate::model::{Composite, FEEL_COUNT, Scope, Status, Timestamp};
 pub(crate) use crate::search::arena::{ByteArena, PREFETCH_AHEAD, TextArena};
 pub(crate) use crate::search::column::Column;
 use crate::search::engine::in_parts;
+pub(crate) use crate::search::fixed::Fixed;
 pub(crate) use crate::search::offsets::Offsets;
 use crate::search::request::NumericField;
 use foldhash::HashMap;
@@ -58,30 +59,30 @@ impl Postings {
 /// The columns of every loaded memory, indexed by slot.
 #[derive(Debug, Default)]
 pub(crate) struct Corpus {
-    pub docs: Vec<u32>,
+    pub docs: Fixed<u32>,
     pub ids: TextArena,
     pub raw: ByteArena,
     pub literal: ByteArena,
     pub fuzzy: TextArena,
-    pub created: Vec<i64>,
-    pub updated: Vec<i64>,
-    pub types: Vec<u32>,
+    pub created: Fixed<i64>,
+    pub updated: Fixed<i64>,
+    pub types: Fixed<u32>,
     pub type_names: Names,
-    pub scope: Vec<Scope>,
-    pub status: Vec<Status>,
-    pub module: Vec<u32>,
+    pub scope: Fixed<Scope>,
+    pub status: Fixed<Status>,
+    pub module: Fixed<u32>,
     pub module_names: Names,
     pub tags: Vec<u32>,
     pub tag_starts: Offsets,
     pub tag_names: Names,
-    pub deleted: Vec<bool>,
+    pub deleted: Fixed<bool>,
     pub weight: Column,
     pub trust: Column,
     pub confidence: Column,
     pub trust_level: Column,
-    pub read_count: Vec<u32>,
-    pub rating_sum: Vec<u32>,
-    pub rating_count: Vec<u32>,
+    pub read_count: Fixed<u32>,
+    pub rating_sum: Fixed<u32>,
+    pub rating_count: Fixed<u32>,
     pub rem_visits: Column,
     pub feel: Vec<Column>,
     /// The three composites, computed from the `feel` columns on first need.
@@ -90,8 +91,8 @@ pub(crate) struct Corpus {
     /// `finish` (or carried over by an update): a one-letter word is answered without
     /// reading any text.
     pub letters: OnceLock<Vec<u32>>,
-    pub relationship_count: Vec<u32>,
-    pub lengths: Vec<u32>,
+    pub relationship_count: Fixed<u32>,
+    pub lengths: Fixed<u32>,
     /// Each slot's stored term section (terms with frequencies), for BM25 by scanning;
     /// empty when `holds_terms` is false.
     pub terms: ByteArena,
@@ -283,7 +284,7 @@ impl Corpus {
             counts[b as usize] += 1;
         }
         drop(slot_of);
-        self.relationship_count = counts;
+        self.relationship_count = counts.into_iter().collect();
         let ids = &self.ids;
         let Ok(order) = super::order::by_time(&self.created, |tied| {
             tied.sort_unstable_by(|&a, &b| ids.get(a as usize).cmp(ids.get(b as usize)));
@@ -341,7 +342,7 @@ impl Corpus {
     }
 
     /// The whole numbers a numeric field is kept as, when it is one every memory has.
-    pub(crate) fn counts(&self, field: NumericField) -> Option<&[u32]> {
+    pub(crate) fn counts(&self, field: NumericField) -> Option<&Fixed<u32>> {
         match field {
             NumericField::RatingCount => Some(&self.rating_count),
             NumericField::RatingSum => Some(&self.rating_sum),

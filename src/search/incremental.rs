@@ -11,7 +11,7 @@
 use crate::index::haystacks::{ChunkCursor, HAYSTACKS, Haystacks, Text};
 use crate::index::{IndexEntry, RecordView, SEARCH_DOCS};
 use crate::model::FEEL_COUNT;
-use crate::search::corpus::{Column, Corpus, Offsets};
+use crate::search::corpus::{Column, Corpus, Fixed, Offsets};
 use crate::search::searcher::{Searcher, corrupt, storage};
 use crate::store::tables::{MEMORIES, decode_doc};
 use crate::store::{StoreReader, StoreResult};
@@ -90,8 +90,9 @@ impl Searcher {
         corpus.module_names = std::mem::take(&mut new.module_names);
         corpus.tag_names = std::mem::take(&mut new.tag_names);
         // slots keep their numbers unless a purge removed one
-        if renumbered {
+        let retest = if renumbered {
             corpus.finish();
+            None
         } else {
             let moved: Vec<usize> = (0..new.len())
                 .map(|i| match gone.binary_search(&inserted[i]) {
@@ -99,15 +100,18 @@ impl Searcher {
                     Err(_) => old.len() + i - gone.partition_point(|&g| g < inserted[i]),
                 })
                 .collect();
-            corpus.relationship_count = recount(&reader, old, &corpus, &gone, &moved)?;
+            let (counts, recounted) = recount(&reader, old, &corpus, &gone, &moved)?;
+            corpus.relationship_count = counts;
             corpus.time_rank = moved_in_time(old, &corpus, &moved);
-        }
+            // a relationship filter may keep a memory whose count changed
+            Some([moved, recounted].concat())
+        };
         let path = reader.path().to_path_buf();
-        Ok(Searcher::with(
-            corpus,
-            (!keeps_raw).then_some(reader),
-            &path,
-        ))
+        let searcher = Searcher::with(corpus, (!keeps_raw).then_some(reader), &path);
+        if let Some(retest) = retest {
+            searcher.carry_from(self, &retest);
+        }
+        Ok(searcher)
     }
 }
 
@@ -177,11 +181,13 @@ fn pieces<'a>(
     out
 }
 
-/// Copies one column of every piece, run by run.
-fn column<T: Clone>(pieces: &[Piece<'_>], n: usize, col: impl Fn(&Corpus) -> &[T]) -> Vec<T> {
-    let mut out = Vec::with_capacity(n);
+/// Takes one fixed-size column from every piece, sharing whole parts.
+fn column<T: Clone>(pieces: &[Piece<'_>], col: impl Fn(&Corpus) -> &Fixed<T>) -> Fixed<T> {
+    let mut out = Fixed::default();
+    let mut slot = 0;
     for p in pieces {
-        out.extend_from_slice(&col(p.corpus)[p.from..p.to]);
+        out.append(slot, col(p.corpus), p.from, p.to);
+        slot += p.to - p.from;
     }
     out
 }
@@ -258,7 +264,7 @@ fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool, holds_terms: bool) ->
         false => OnceLock::new(),
     };
     Corpus {
-        docs: column(pieces, n, |c| &c.docs),
+        docs: column(pieces, |c| &c.docs),
         ids: arena(pieces, |c| &c.ids),
         raw: match keeps_raw {
             true => arena(pieces, |c| &c.raw),
@@ -266,28 +272,28 @@ fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool, holds_terms: bool) ->
         },
         literal: arena(pieces, |c| &c.literal),
         fuzzy: arena(pieces, |c| &c.fuzzy),
-        created: column(pieces, n, |c| &c.created),
-        updated: column(pieces, n, |c| &c.updated),
-        types: column(pieces, n, |c| &c.types),
-        scope: column(pieces, n, |c| &c.scope),
-        status: column(pieces, n, |c| &c.status),
-        module: column(pieces, n, |c| &c.module),
+        created: column(pieces, |c| &c.created),
+        updated: column(pieces, |c| &c.updated),
+        types: column(pieces, |c| &c.types),
+        scope: column(pieces, |c| &c.scope),
+        status: column(pieces, |c| &c.status),
+        module: column(pieces, |c| &c.module),
         tags,
         tag_starts,
-        deleted: column(pieces, n, |c| &c.deleted),
+        deleted: column(pieces, |c| &c.deleted),
         weight: sparse(pieces, |c| &c.weight),
         trust: sparse(pieces, |c| &c.trust),
         confidence: sparse(pieces, |c| &c.confidence),
         trust_level: sparse(pieces, |c| &c.trust_level),
-        read_count: column(pieces, n, |c| &c.read_count),
-        rating_sum: column(pieces, n, |c| &c.rating_sum),
-        rating_count: column(pieces, n, |c| &c.rating_count),
+        read_count: column(pieces, |c| &c.read_count),
+        rating_sum: column(pieces, |c| &c.rating_sum),
+        rating_count: column(pieces, |c| &c.rating_count),
         rem_visits: sparse(pieces, |c| &c.rem_visits),
         feel: (0..FEEL_COUNT)
             .map(|i| sparse(pieces, |c| &c.feel[i]))
             .collect(),
         composites,
-        lengths: column(pieces, n, |c| &c.lengths),
+        lengths: column(pieces, |c| &c.lengths),
         terms: match holds_terms {
             true => arena(pieces, |c| &c.terms),
             false => Default::default(),
@@ -302,17 +308,21 @@ fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool, holds_terms: bool) ->
 /// The relationship counts of `corpus`, whose slots kept their numbers (the changed
 /// memories of the old corpus at slots `gone`, now at `moved`): the old counts, with
 /// every memory a changed one links to (before or after the write) or is linked from
-/// counted again in the store. Nothing else can have changed: a count changes only
-/// with the links at either end and with a memory at the other end appearing.
+/// counted again in the store; also the slots counted again. Nothing else can have
+/// changed: a count changes only with the links at either end and with a memory at the
+/// other end appearing.
 fn recount(
     reader: &StoreReader,
     old: &Corpus,
     corpus: &Corpus,
     gone: &[usize],
     moved: &[usize],
-) -> StoreResult<Vec<u32>> {
+) -> StoreResult<(Fixed<u32>, Vec<usize>)> {
     let mut counts = old.relationship_count.clone();
-    counts.resize(corpus.len(), 0);
+    while counts.len() < corpus.len() {
+        counts.push(0);
+    }
+    let mut recounted = Vec::new();
     let mut touched: HashSet<&str> = HashSet::default();
     for &slot in gone {
         touched.extend(old.targets_of(slot));
@@ -330,10 +340,11 @@ fn recount(
             continue;
         };
         if let Ok(slot) = corpus.docs.binary_search(&doc) {
-            counts[slot] = reader.relationship_count(&memory)?;
+            counts.set(slot, reader.relationship_count(&memory)?);
+            recounted.push(slot);
         }
     }
-    Ok(counts)
+    Ok((counts, recounted))
 }
 
 /// The time ranks of `corpus`, whose slots kept their numbers: the old time order

@@ -37,11 +37,13 @@
 mod arena;
 pub mod bm25;
 pub mod broad;
+mod carry;
 mod column;
 mod corpus;
 pub(crate) mod engine;
 mod filter;
 mod filter_parse;
+mod fixed;
 pub mod fuzzy;
 mod histogram;
 mod incremental;

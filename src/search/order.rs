@@ -3,7 +3,7 @@
 
 use crate::model::Composite;
 use crate::model::derived::RATED_THRESHOLD;
-use crate::search::corpus::{Column, Corpus};
+use crate::search::corpus::{Column, Corpus, Fixed};
 use crate::search::engine::{Match, PARALLEL_FROM, in_parts, threads};
 use crate::search::request::{BrowseMode, NumericField, Order};
 
@@ -87,7 +87,7 @@ enum FieldKey<'c> {
     /// Time: the time rank alone (descending), or created_at (ascending).
     Time(Order),
     /// A whole number per memory: the number, or its complement when descending.
-    Count(&'c [u32], Order),
+    Count(&'c Fixed<u32>, Order),
     /// A column holding whole thousandths only: those, in 17 bits.
     Thousandths(&'c Column, Order),
     /// Any other field: the bits of its value.
@@ -293,7 +293,7 @@ pub(crate) fn interleave(
 /// whole key), then each run of equal tops by the whole key; `ties` puts each run of
 /// memories created at the very same instant in its final order (by id).
 pub(crate) fn by_time<E>(
-    created: &[i64],
+    created: &Fixed<i64>,
     mut ties: impl FnMut(&mut [u32]) -> Result<(), E>,
 ) -> Result<Vec<u32>, E> {
     let n = created.len();

@@ -29,9 +29,9 @@ pub struct Searcher {
     snapshot: Option<StoreReader>,
     /// The store file, for naming it when a memory cannot be read.
     path: std::path::PathBuf,
-    memo: Mutex<Option<Memo>>,
+    pub(super) memo: Mutex<Option<Memo>>,
     /// The last filters asked for and what they keep: typing reuses them.
-    selection: Mutex<Option<(Filters, Arc<Selection>)>>,
+    pub(super) selection: Mutex<Option<(Filters, Arc<Selection>)>>,
     permutations: Mutex<HashMap<PermutationKey, Arc<Vec<u32>>>>,
 }
 
@@ -39,14 +39,15 @@ pub struct Searcher {
 type PermutationKey = (Option<NumericField>, Order);
 
 /// The matches of the last literal (all words) or fuzzy query, to narrow the next one.
-struct Memo {
-    engine: Engine,
-    filters: Filters,
-    query: String,
-    slots: Vec<u32>,
+#[derive(Clone)]
+pub(super) struct Memo {
+    pub engine: Engine,
+    pub filters: Filters,
+    pub query: String,
+    pub slots: Vec<u32>,
     /// The best fuzzy matches by relevance and their runners-up, when ranked: likely
     /// among the next query's best, they set its first floor.
-    best: Vec<u32>,
+    pub best: Vec<u32>,
 }
 
 /// What the last query leaves a new one that extends it.
@@ -590,7 +591,8 @@ impl Searcher {
     /// each sorted: the choices of the filter panel, without reading any memory.
     pub fn facet_names(&self) -> [Vec<String>; 3] {
         let c = &self.corpus;
-        let used = |names: &crate::search::corpus::Names, numbers: &[u32]| {
+        let used = |names: &crate::search::corpus::Names,
+                    numbers: &mut dyn Iterator<Item = &u32>| {
             let mut seen = vec![false; names.numbers.len()];
             for &n in numbers {
                 if let Some(s) = seen.get_mut(n as usize) {
@@ -607,9 +609,9 @@ impl Searcher {
             out
         };
         [
-            used(&c.type_names, &c.types),
-            used(&c.tag_names, &c.tags),
-            used(&c.module_names, &c.module),
+            used(&c.type_names, &mut c.types.iter()),
+            used(&c.tag_names, &mut c.tags.iter()),
+            used(&c.module_names, &mut c.module.iter()),
         ]
     }
 

@@ -163,7 +163,7 @@ pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Co
     })
     .map_err(|e| storage(reader, e))?;
     let table = txn.open_table(COLUMNS).map_err(|e| storage(reader, e))?;
-    let docs = std::mem::take(&mut c.docs);
+    let docs: Vec<u32> = c.docs.iter().copied().collect();
     let mut whole = true;
     let mut fields: Vec<Field> = vec![Field::Type, Field::Status];
     fields.extend(needs.fields.iter().copied());
@@ -172,7 +172,6 @@ pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Co
     for field in fields {
         whole &= fill(reader, &table, &docs, field, &mut c)?;
     }
-    c.docs = docs;
     if !whole {
         return Ok(None);
     }
