@@ -3,7 +3,7 @@
 //! sweep over a part reads one buffer and an update copies only the parts it changes.
 
 use super::offsets::Offsets;
-use super::parts::{Part, Parts};
+use super::parts::{Part, Parts, Slotted};
 use std::ops::Range;
 
 /// A buffer strings are kept in end to end: a `String` or a `Vec<u8>`.
@@ -122,12 +122,6 @@ impl<B: Buffer> Arena<B> {
         self.parts.slots()
     }
 
-    /// Gives the slots `at..` the strings of `src`'s slots `from..to`; whole parts are
-    /// shared.
-    pub(crate) fn append(&mut self, at: usize, src: &Arena<B>, from: usize, to: usize) {
-        self.parts.append(at, &src.parts, from, to);
-    }
-
     /// The parts that hold slots of `lo..hi`: each with its first slot and the range of
     /// its own slot numbers in `lo..hi`.
     pub(crate) fn parts_in(
@@ -139,6 +133,12 @@ impl<B: Buffer> Arena<B> {
             let (from, to) = (lo.max(first), hi.min(first + part.len()));
             (from < to).then(|| (first, part, from - first..to - first))
         })
+    }
+}
+
+impl<B: Buffer> Slotted for Arena<B> {
+    fn append(&mut self, at: usize, src: &Arena<B>, from: usize, to: usize) {
+        self.parts.append(at, &src.parts, from, to);
     }
 }
 

@@ -7,7 +7,7 @@
 //! of ten costs about a byte a memory instead of the 8 of a dense column; every value
 //! reads back bit for bit.
 
-use super::parts::{Part, Parts};
+use super::parts::{Part, Parts, Slotted};
 
 /// An optional `f64` per slot, filled in slot order, kept in shared parts (see
 /// [`Parts`]).
@@ -35,12 +35,6 @@ impl Column {
         if let Some(v) = v {
             self.push(slot, v);
         }
-    }
-
-    /// Gives the slots `at..` the values of `src`'s slots `from..to`, in order (slots
-    /// come in ascending order, as for [`Column::push`]); whole parts are shared.
-    pub(crate) fn append(&mut self, at: usize, src: &Column, from: usize, to: usize) {
-        self.parts.append(at, &src.parts, from, to);
     }
 
     /// True when no slot has a value.
@@ -164,6 +158,12 @@ impl Values {
     }
 }
 
+impl Slotted for Column {
+    fn append(&mut self, at: usize, src: &Column, from: usize, to: usize) {
+        self.parts.append(at, &src.parts, from, to);
+    }
+}
+
 impl Part for ColumnPart {
     fn append(&mut self, at: usize, src: &Self, from: usize, to: usize) {
         self.copy_from(at, src, from, to);
@@ -274,6 +274,7 @@ impl ColumnPart {
 #[cfg(test)]
 mod tests {
     use super::Column;
+    use crate::search::parts::Slotted;
     use proptest::prelude::*;
 
     proptest! {

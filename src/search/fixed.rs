@@ -1,7 +1,7 @@
 //! A value of one fixed size per slot (created_at, type, status, the counts) kept in
 //! shared parts (see [`Parts`]), read like a vector by slot.
 
-use super::parts::{Part, Parts};
+use super::parts::{Part, Parts, Slotted};
 use std::ops::Index;
 
 impl<T: Clone> Part for Vec<T> {
@@ -60,12 +60,6 @@ impl<T: Clone> Fixed<T> {
         self.parts.each().flat_map(|(_, part)| part.iter())
     }
 
-    /// Gives the slots `at..` the values of `src`'s slots `from..to`; whole parts are
-    /// shared.
-    pub(crate) fn append(&mut self, at: usize, src: &Fixed<T>, from: usize, to: usize) {
-        self.parts.append(at, &src.parts, from, to);
-    }
-
     /// The first slot whose value `pred` rejects, when `pred` holds for a prefix of the
     /// slots (as [`slice::partition_point`]).
     pub(crate) fn partition_point(&self, pred: impl Fn(&T) -> bool) -> usize {
@@ -76,6 +70,12 @@ impl<T: Clone> Fixed<T> {
             }
         }
         self.len()
+    }
+}
+
+impl<T: Clone> Slotted for Fixed<T> {
+    fn append(&mut self, at: usize, src: &Fixed<T>, from: usize, to: usize) {
+        self.parts.append(at, &src.parts, from, to);
     }
 }
 

@@ -11,7 +11,8 @@
 use crate::index::haystacks::{ChunkCursor, HAYSTACKS, Haystacks, Text};
 use crate::index::{IndexEntry, RecordView, SEARCH_DOCS};
 use crate::model::FEEL_COUNT;
-use crate::search::corpus::{Column, Corpus, Fixed, Offsets};
+use crate::search::corpus::{Corpus, Fixed, Offsets};
+use crate::search::parts::Slotted;
 use crate::search::searcher::{Searcher, corrupt, storage};
 use crate::store::tables::{MEMORIES, decode_doc};
 use crate::store::{StoreReader, StoreResult};
@@ -181,37 +182,12 @@ fn pieces<'a>(
     out
 }
 
-/// Takes one fixed-size column from every piece, sharing whole parts.
-fn column<T: Clone>(pieces: &[Piece<'_>], col: impl Fn(&Corpus) -> &Fixed<T>) -> Fixed<T> {
-    let mut out = Fixed::default();
+/// Takes one slot-indexed store from every piece, run by run, sharing whole parts.
+fn runs<T: Slotted>(pieces: &[Piece<'_>], of: impl Fn(&Corpus) -> &T) -> T {
+    let mut out = T::default();
     let mut slot = 0;
     for p in pieces {
-        out.append(slot, col(p.corpus), p.from, p.to);
-        slot += p.to - p.from;
-    }
-    out
-}
-
-/// Takes a column of parts from every piece, sharing whole parts.
-fn sparse(pieces: &[Piece<'_>], col: impl Fn(&Corpus) -> &Column) -> Column {
-    let mut out = Column::default();
-    let mut slot = 0;
-    for p in pieces {
-        out.append(slot, col(p.corpus), p.from, p.to);
-        slot += p.to - p.from;
-    }
-    out
-}
-
-/// Takes an arena from every piece, sharing whole parts.
-fn arena<B: crate::search::arena::Buffer>(
-    pieces: &[Piece<'_>],
-    arena: impl Fn(&Corpus) -> &crate::search::arena::Arena<B>,
-) -> crate::search::arena::Arena<B> {
-    let mut out = crate::search::arena::Arena::default();
-    let mut slot = 0;
-    for p in pieces {
-        out.append(slot, arena(p.corpus), p.from, p.to);
+        out.append(slot, of(p.corpus), p.from, p.to);
         slot += p.to - p.from;
     }
     out
@@ -258,49 +234,49 @@ fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool, holds_terms: bool) ->
     let (tags, tag_starts) = tags(pieces, n);
     let composites = match pieces.iter().all(|p| p.corpus.composites.get().is_some()) {
         true => (0..3)
-            .map(|i| sparse(pieces, |c| &c.composite_columns()[i]))
+            .map(|i| runs(pieces, |c| &c.composite_columns()[i]))
             .collect::<Vec<_>>()
             .into(),
         false => OnceLock::new(),
     };
     Corpus {
-        docs: column(pieces, |c| &c.docs),
-        ids: arena(pieces, |c| &c.ids),
+        docs: runs(pieces, |c| &c.docs),
+        ids: runs(pieces, |c| &c.ids),
         raw: match keeps_raw {
-            true => arena(pieces, |c| &c.raw),
+            true => runs(pieces, |c| &c.raw),
             false => Default::default(),
         },
-        literal: arena(pieces, |c| &c.literal),
-        fuzzy: arena(pieces, |c| &c.fuzzy),
-        created: column(pieces, |c| &c.created),
-        updated: column(pieces, |c| &c.updated),
-        types: column(pieces, |c| &c.types),
-        scope: column(pieces, |c| &c.scope),
-        status: column(pieces, |c| &c.status),
-        module: column(pieces, |c| &c.module),
+        literal: runs(pieces, |c| &c.literal),
+        fuzzy: runs(pieces, |c| &c.fuzzy),
+        created: runs(pieces, |c| &c.created),
+        updated: runs(pieces, |c| &c.updated),
+        types: runs(pieces, |c| &c.types),
+        scope: runs(pieces, |c| &c.scope),
+        status: runs(pieces, |c| &c.status),
+        module: runs(pieces, |c| &c.module),
         tags,
         tag_starts,
-        deleted: column(pieces, |c| &c.deleted),
-        weight: sparse(pieces, |c| &c.weight),
-        trust: sparse(pieces, |c| &c.trust),
-        confidence: sparse(pieces, |c| &c.confidence),
-        trust_level: sparse(pieces, |c| &c.trust_level),
-        read_count: column(pieces, |c| &c.read_count),
-        rating_sum: column(pieces, |c| &c.rating_sum),
-        rating_count: column(pieces, |c| &c.rating_count),
-        rem_visits: sparse(pieces, |c| &c.rem_visits),
+        deleted: runs(pieces, |c| &c.deleted),
+        weight: runs(pieces, |c| &c.weight),
+        trust: runs(pieces, |c| &c.trust),
+        confidence: runs(pieces, |c| &c.confidence),
+        trust_level: runs(pieces, |c| &c.trust_level),
+        read_count: runs(pieces, |c| &c.read_count),
+        rating_sum: runs(pieces, |c| &c.rating_sum),
+        rating_count: runs(pieces, |c| &c.rating_count),
+        rem_visits: runs(pieces, |c| &c.rem_visits),
         feel: (0..FEEL_COUNT)
-            .map(|i| sparse(pieces, |c| &c.feel[i]))
+            .map(|i| runs(pieces, |c| &c.feel[i]))
             .collect(),
         composites,
-        lengths: column(pieces, |c| &c.lengths),
+        lengths: runs(pieces, |c| &c.lengths),
         terms: match holds_terms {
-            true => arena(pieces, |c| &c.terms),
+            true => runs(pieces, |c| &c.terms),
             false => Default::default(),
         },
         holds_terms,
         letters: carried(pieces, |c| &c.letters),
-        targets: arena(pieces, |c| &c.targets),
+        targets: runs(pieces, |c| &c.targets),
         ..Corpus::default()
     }
 }

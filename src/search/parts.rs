@@ -16,6 +16,13 @@ pub(crate) trait Part: Default + Clone {
     fn append(&mut self, at: usize, src: &Self, from: usize, to: usize);
 }
 
+/// A value per slot kept in [`Parts`]: what an update takes runs of.
+pub(crate) trait Slotted: Default {
+    /// Gives the slots `at..` the values of `src`'s slots `from..to` (`at` is at or
+    /// past every slot written so far); whole parts are shared, not copied.
+    fn append(&mut self, at: usize, src: &Self, from: usize, to: usize);
+}
+
 /// Values for slots `0..slots`, [`PART_SLOTS`] slots a part. A sparse kind of part may
 /// hold no value for some slots, and parts past the last value need not exist.
 #[derive(Debug, Clone)]
