@@ -27,6 +27,7 @@ impl<T> Default for Fixed<T> {
 
 impl<T: Clone> Fixed<T> {
     /// Adds the value of the next slot.
+    #[inline]
     pub(crate) fn push(&mut self, value: T) {
         let (part, _) = self.parts.writing(self.parts.slots());
         part.push(value);

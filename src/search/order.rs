@@ -298,14 +298,20 @@ pub(crate) fn by_time<E>(
 ) -> Result<Vec<u32>, E> {
     let n = created.len();
     // ascending: created_at descending
-    let full = |slot: u32| !((created[slot as usize] as u64) ^ (1 << 63));
-    let (lo, hi) = (0..n as u32)
-        .map(full)
+    let key = |at: i64| !((at as u64) ^ (1 << 63));
+    let full = |slot: u32| key(created[slot as usize]);
+    let (lo, hi) = created
+        .iter()
+        .map(|&at| key(at))
         .fold((u64::MAX, 0), |(lo, hi), k| (lo.min(k), hi.max(k)));
     let shift = (64 - hi.saturating_sub(lo).leading_zeros()).saturating_sub(32);
-    let mut keyed: Vec<(u32, u32)> = (0..n as u32)
-        .map(|s| (((full(s) - lo) >> shift) as u32, s))
-        .collect();
+    let mut keyed: Vec<(u32, u32)> = Vec::with_capacity(n);
+    keyed.extend(
+        created
+            .iter()
+            .enumerate()
+            .map(|(s, &at)| (((key(at) - lo) >> shift) as u32, s as u32)),
+    );
     radsort::sort_by_key(&mut keyed, |&(top, _)| top);
     for run in keyed.chunk_by_mut(|a, b| a.0 == b.0) {
         if run.len() > 1 {

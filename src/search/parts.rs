@@ -24,29 +24,43 @@ pub(crate) trait Slotted: Default {
 }
 
 /// Values for slots `0..slots`, [`PART_SLOTS`] slots a part. A sparse kind of part may
-/// hold no value for some slots, and parts past the last value need not exist.
+/// hold no value for some slots, and parts past the last value need not exist. The
+/// part being filled is held apart, unshared, so that filling it needs no atomic
+/// operation per slot; a part becomes shared once the slots move past it.
 #[derive(Debug, Clone)]
 pub(crate) struct Parts<P> {
     parts: Vec<Arc<P>>,
+    /// The slots from `parts.len() * PART_SLOTS` on.
+    tail: P,
     slots: usize,
 }
 
-impl<P> Default for Parts<P> {
+impl<P: Default> Default for Parts<P> {
     fn default() -> Parts<P> {
         Parts {
             parts: Vec::new(),
+            tail: P::default(),
             slots: 0,
         }
     }
 }
 
 impl<P: Part> Parts<P> {
+    /// Part number `k`, if it exists.
+    #[inline]
+    fn numbered(&self, k: usize) -> Option<&P> {
+        match self.parts.get(k) {
+            Some(part) => Some(part),
+            None if k == self.parts.len() => Some(&self.tail),
+            None => None,
+        }
+    }
+
     /// The part holding `slot` and the slot's number within it, if that part exists.
     #[inline]
     pub(crate) fn part(&self, slot: usize) -> Option<(&P, usize)> {
-        self.parts
-            .get(slot / PART_SLOTS)
-            .map(|p| (&**p, slot % PART_SLOTS))
+        self.numbered(slot / PART_SLOTS)
+            .map(|p| (p, slot % PART_SLOTS))
     }
 
     /// Slots covered so far (one past the last slot written or appended).
@@ -56,45 +70,73 @@ impl<P: Part> Parts<P> {
 
     /// Every part with the number of its first slot.
     pub(crate) fn each(&self) -> impl Iterator<Item = (usize, &P)> {
+        let tail = (self.slots > self.parts.len() * PART_SLOTS).then_some(&self.tail);
         self.parts
             .iter()
+            .map(|p| &**p)
+            .chain(tail)
             .enumerate()
-            .map(|(k, p)| (k * PART_SLOTS, &**p))
+            .map(|(k, p)| (k * PART_SLOTS, p))
+    }
+
+    /// Shares the parts before part number `k` (the part being filled among them).
+    fn close_before(&mut self, k: usize) {
+        while self.parts.len() < k {
+            let filled = std::mem::take(&mut self.tail);
+            self.parts.push(Arc::new(filled));
+        }
     }
 
     /// The part to write `slot` into and the slot's number within it (slots are
-    /// written in ascending order); a part shared with another searcher is copied
-    /// first.
+    /// written in ascending order, or rewritten); a shared part is copied first.
+    #[inline]
     pub(crate) fn writing(&mut self, slot: usize) -> (&mut P, usize) {
-        let k = slot / PART_SLOTS;
-        while self.parts.len() <= k {
-            self.parts.push(Arc::default());
+        if slot >= self.slots {
+            self.slots = slot + 1;
         }
-        self.slots = self.slots.max(slot + 1);
-        (Arc::make_mut(&mut self.parts[k]), slot % PART_SLOTS)
+        let k = slot / PART_SLOTS;
+        if k == self.parts.len() {
+            return (&mut self.tail, slot % PART_SLOTS);
+        }
+        self.writing_elsewhere(k, slot)
+    }
+
+    /// [`Parts::writing`] into a part other than the one being filled.
+    #[cold]
+    #[inline(never)]
+    fn writing_elsewhere(&mut self, k: usize, slot: usize) -> (&mut P, usize) {
+        if k < self.parts.len() {
+            return (Arc::make_mut(&mut self.parts[k]), slot % PART_SLOTS);
+        }
+        self.close_before(k);
+        (&mut self.tail, slot % PART_SLOTS)
     }
 
     /// Gives the slots `at..` the values of `src`'s slots `from..to` (`at` is at or
-    /// past every slot written so far). A whole part of `src` that lands on a whole
-    /// part here is shared, not copied.
+    /// past every slot written so far). A whole shared part of `src` that lands on a
+    /// whole part here is shared, not copied.
     pub(crate) fn append(&mut self, at: usize, src: &Parts<P>, from: usize, to: usize) {
         let (mut s, mut d) = (from, at);
         while s < to {
             let k = s / PART_SLOTS;
-            let Some(part) = src.parts.get(k) else {
+            let Some(part) = src.numbered(k) else {
                 // a sparse source holds nothing past its last part
                 break;
             };
             let part_end = ((k + 1) * PART_SLOTS).min(to);
             let whole = part_end == (k + 1) * PART_SLOTS || to >= src.slots;
-            let fresh = self.parts.len() <= d / PART_SLOTS;
-            if s % PART_SLOTS == 0 && d % PART_SLOTS == 0 && whole && fresh {
-                while self.parts.len() < d / PART_SLOTS {
-                    self.parts.push(Arc::default());
-                }
-                self.parts.push(part.clone());
+            let fresh = self.parts.len() <= d / PART_SLOTS && self.slots <= d;
+            if s % PART_SLOTS == 0
+                && d % PART_SLOTS == 0
+                && whole
+                && fresh
+                && let Some(shared) = src.parts.get(k)
+            {
+                self.close_before(d / PART_SLOTS);
+                self.parts.push(shared.clone());
                 let n = part_end - s;
                 (s, d) = (part_end, d + n);
+                self.slots = self.slots.max(d);
                 continue;
             }
             let n = (part_end - s).min(PART_SLOTS - d % PART_SLOTS);
@@ -171,9 +213,10 @@ mod tests {
         want[changed] = 7;
         assert_eq!(read(&out), want);
         let shared = |k: usize| Arc::ptr_eq(&out.parts[k], &p.parts[k]);
+        // the last, partly filled part is the one being filled: copied, not shared
         assert_eq!(
-            (0..5).map(shared).collect::<Vec<_>>(),
-            [true, true, false, true, true]
+            (0..4).map(shared).collect::<Vec<_>>(),
+            [true, true, false, true]
         );
     }
 }

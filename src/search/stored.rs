@@ -11,7 +11,7 @@ use crate::index::facts::{self, FACTS};
 use crate::index::{SEARCH_DOCS, index_is_current};
 use crate::model::{Composite, Scope, Status};
 use crate::search::column::Column;
-use crate::search::corpus::{Corpus, NO_MODULE};
+use crate::search::corpus::{Corpus, Fixed, NO_MODULE};
 use crate::search::order::{by_time, ranks, sort_field};
 use crate::search::request::{BrowseMode, Filters, NumericField};
 use crate::search::searcher::storage;
@@ -118,7 +118,7 @@ impl Needs {
 fn walk(
     reader: &StoreReader,
     table: &redb::ReadOnlyTable<(&'static str, u32), crate::index::sealed::Sealed>,
-    docs: &[u32],
+    docs: &Fixed<u32>,
     field: Field,
     mut f: impl FnMut(usize, &Values, usize, bool),
 ) -> StoreResult<()> {
@@ -163,7 +163,7 @@ pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Co
     })
     .map_err(|e| storage(reader, e))?;
     let table = txn.open_table(COLUMNS).map_err(|e| storage(reader, e))?;
-    let docs: Vec<u32> = c.docs.iter().copied().collect();
+    let docs = std::mem::take(&mut c.docs);
     let mut whole = true;
     let mut fields: Vec<Field> = vec![Field::Type, Field::Status];
     fields.extend(needs.fields.iter().copied());
@@ -172,6 +172,7 @@ pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Co
     for field in fields {
         whole &= fill(reader, &table, &docs, field, &mut c)?;
     }
+    c.docs = docs;
     if !whole {
         return Ok(None);
     }
@@ -184,7 +185,7 @@ pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Co
 fn fill(
     reader: &StoreReader,
     table: &redb::ReadOnlyTable<(&'static str, u32), crate::index::sealed::Sealed>,
-    docs: &[u32],
+    docs: &Fixed<u32>,
     field: Field,
     c: &mut Corpus,
 ) -> StoreResult<bool> {
