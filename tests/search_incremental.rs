@@ -253,6 +253,27 @@ fn check(store: &Store, updated: &Searcher, requests: &[SearchRequest], context:
     }
 }
 
+/// A browse of the whole collection in each order the browser warms, both ways.
+fn browse_orders() -> Vec<SearchRequest> {
+    let modes = [
+        BrowseMode::Time,
+        BrowseMode::Density,
+        BrowseMode::Rating,
+        BrowseMode::Significance,
+    ];
+    modes
+        .into_iter()
+        .flat_map(|mode| {
+            [Order::Desc, Order::Asc].map(|order| SearchRequest {
+                mode,
+                order: Some(order),
+                limit: 100,
+                ..SearchRequest::default()
+            })
+        })
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
 
@@ -291,6 +312,11 @@ proptest! {
             searcher = searcher.apply(store.read().expect("read"), &changed).expect("apply");
             prop_assert_eq!(searcher.reads_snapshot(), opened);
             check(&store, &searcher, &requests, &format!("after batch {n} {batch:?}"));
+            // every other batch leaves the browse orders the old searcher had unused,
+            // so the next update takes them over from two updates back
+            if n % 2 == 1 {
+                check(&store, &searcher, &browse_orders(), &format!("orders after batch {n}"));
+            }
         }
     }
 }

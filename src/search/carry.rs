@@ -18,6 +18,7 @@ impl Searcher {
         let c = &self.corpus;
         let mut moved = moved.to_vec();
         moved.sort_unstable();
+        moved.dedup();
         let moved = &moved[..];
         let is_moved = |s: u32| moved.binary_search(&(s as usize)).is_ok();
         let last = old
@@ -34,6 +35,7 @@ impl Searcher {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner) = Some((filters, kept));
         }
+        self.inherit_orders(old, moved);
         let memo = old
             .memo
             .lock()
@@ -55,6 +57,33 @@ impl Searcher {
                 best,
                 ..memo
             });
+        }
+    }
+}
+
+impl Searcher {
+    /// Takes over `old`'s browse orders (computed, or inherited and not yet needed),
+    /// to be brought up to date on first need (see [`super::order::repermuted`]).
+    fn inherit_orders(&self, old: &Searcher, moved: &[usize]) {
+        let mut mine = self
+            .inherited
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let theirs = old.inherited.lock().unwrap_or_else(PoisonError::into_inner);
+        for (key, (order, since)) in theirs.iter() {
+            let mut all: Vec<usize> = since.iter().chain(moved).copied().collect();
+            all.sort_unstable();
+            all.dedup();
+            mine.insert(*key, (Arc::clone(order), Arc::new(all)));
+        }
+        drop(theirs);
+        let computed = old
+            .permutations
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let moved = Arc::new(moved.to_vec());
+        for (key, order) in computed.iter() {
+            mine.insert(*key, (Arc::clone(order), Arc::clone(&moved)));
         }
     }
 }

@@ -230,6 +230,44 @@ pub(crate) fn permutation(c: &Corpus, field: Option<NumericField>, order: Order)
     out
 }
 
+/// [`permutation`] of `c`, given `old`, the permutation of a corpus whose slots hold the
+/// same memories with the same keys and the same relative time order, except the slots
+/// `moved` (ascending; new slots among them): the others keep their order, and the moved
+/// ones are merged in.
+pub(crate) fn repermuted(
+    c: &Corpus,
+    old: &[u32],
+    field: Option<NumericField>,
+    order: Order,
+    moved: &[usize],
+) -> Vec<u32> {
+    let key = FieldKey::new(c, field, order);
+    let full = |slot: u32| (key.of(c, slot as usize), c.time_rank[slot as usize]);
+    let is_moved = |slot: u32| moved.binary_search(&(slot as usize)).is_ok();
+    let mut fresh: Vec<(u64, u32, u32)> = moved
+        .iter()
+        .map(|&s| {
+            let (k, rank) = full(s as u32);
+            (k, rank, s as u32)
+        })
+        .collect();
+    fresh.sort_unstable();
+    let mut out = Vec::with_capacity(c.len());
+    let mut fresh = fresh.into_iter().peekable();
+    for slot in old.iter().copied().filter(|&s| !is_moved(s)) {
+        let here = full(slot);
+        while let Some(&(k, rank, s)) = fresh.peek()
+            && (k, rank) < here
+        {
+            out.push(s);
+            fresh.next();
+        }
+        out.push(slot);
+    }
+    out.extend(fresh.map(|(_, _, s)| s));
+    out
+}
+
 /// Rated pool by rating, discovery pool by time; every fifth position (p + 1 divisible
 /// by 5) comes from the discovery pool; when one pool runs out the other fills.
 fn discovery(c: &Corpus, matches: Vec<Match>, order: Order) -> Vec<Placed> {

@@ -32,11 +32,18 @@ pub struct Searcher {
     pub(super) memo: Mutex<Option<Memo>>,
     /// The last filters asked for and what they keep: typing reuses them.
     pub(super) selection: Mutex<Option<(Filters, Arc<Selection>)>>,
-    permutations: Mutex<HashMap<PermutationKey, Arc<Vec<u32>>>>,
+    pub(super) permutations: Mutex<HashMap<PermutationKey, Arc<Vec<u32>>>>,
+    /// Browse orders of the searcher this one updates, each with the slots whose place
+    /// in it may have changed since: brought up to date on first need instead of
+    /// sorted again.
+    pub(super) inherited: Mutex<HashMap<PermutationKey, Inherited>>,
 }
 
+/// A browse order of an earlier searcher and the slots (ascending) that changed since.
+pub(super) type Inherited = (Arc<Vec<u32>>, Arc<Vec<usize>>);
+
 /// A browse order: the field sorted by (time when `None`) and the direction.
-type PermutationKey = (Option<NumericField>, Order);
+pub(super) type PermutationKey = (Option<NumericField>, Order);
 
 /// The matches of the last literal (all words) or fuzzy query, to narrow the next one.
 #[derive(Clone)]
@@ -238,6 +245,7 @@ impl Searcher {
             memo: Mutex::new(None),
             selection: Mutex::new(None),
             permutations: Mutex::new(HashMap::new()),
+            inherited: Mutex::new(HashMap::new()),
         }
     }
 
@@ -499,7 +507,11 @@ impl Searcher {
         {
             return Arc::clone(p);
         }
-        let p = Arc::new(order::permutation(&self.corpus, field, order));
+        let inherited = self.inherited.lock().ok().and_then(|mut i| i.remove(&key));
+        let p = Arc::new(match inherited {
+            Some((old, moved)) => order::repermuted(&self.corpus, &old, field, order, &moved),
+            None => order::permutation(&self.corpus, field, order),
+        });
         if let Ok(mut cache) = self.permutations.lock() {
             cache.insert(key, Arc::clone(&p));
         }
