@@ -119,7 +119,6 @@ impl Corpus {
     /// An empty corpus ready for `push`.
     pub fn new() -> Corpus {
         Corpus {
-            tag_starts: Offsets::default(),
             feel: (0..FEEL_COUNT).map(|_| Column::default()).collect(),
             holds_terms: true,
             ..Corpus::default()

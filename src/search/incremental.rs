@@ -95,12 +95,10 @@ impl Searcher {
             corpus.finish();
             None
         } else {
-            let moved: Vec<usize> = (0..new.len())
-                .map(|i| match gone.binary_search(&inserted[i]) {
-                    Ok(_) => inserted[i],
-                    Err(_) => old.len() + i - gone.partition_point(|&g| g < inserted[i]),
-                })
-                .collect();
+            // the edited memories first (at their old slots), then the new ones after
+            // every old slot, both in document order
+            let added = old.len()..old.len() + new.len() - gone.len();
+            let moved: Vec<usize> = gone.iter().copied().chain(added).collect();
             let (counts, recounted) = recount(&reader, old, &corpus, &gone, &moved)?;
             corpus.relationship_count = counts;
             corpus.time_rank = moved_in_time(old, &corpus, &moved);
@@ -312,7 +310,10 @@ fn recount(
     }
     touched.extend(linked_from.iter().map(String::as_str));
     for id in touched {
-        let (Some(doc), Some(memory)) = (reader.doc_of(id)?, reader.get(id)?) else {
+        let Some(doc) = reader.doc_of(id)? else {
+            continue;
+        };
+        let Some(memory) = reader.get_doc(doc)? else {
             continue;
         };
         if let Ok(slot) = corpus.docs.binary_search(&doc) {
