@@ -6,6 +6,7 @@
 //!
 //! `cargo bench --bench tui` (set `MEMLENS_BENCH_N` to change the 100k).
 
+use memlens::collection::LocalCollection;
 use memlens::model::{Memory, Timestamp};
 use memlens::search::{SearchRequest, Searcher};
 use memlens::store::Store;
@@ -14,7 +15,6 @@ use memlens::tui::config::Config;
 use memlens::tui::headless::Headless;
 use memlens::tui::terminal::FrameWriter;
 use memlens::tui::theme::ColorMode;
-use memlens::tui::worker::SearchSource;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
@@ -83,14 +83,14 @@ fn first_frame(label: &str, memories: &[Memory], jsonl_peer: &str) {
     for _ in 0..5 {
         let started = Instant::now();
         let store = Arc::new(Store::open(&path).expect("open"));
-        let state = memlens::tui::state::State::new(path.clone(), (120, 40));
+        let state = memlens::tui::state::State::new(path.display().to_string(), (120, 40));
         let config = Config::defaults(ColorMode::TrueColor);
         let (mut t, _) = counting_terminal(120, 40);
         memlens::tui::app::draw(&mut t, &state, &config, Timestamp::now()).expect("draw");
         blank.push(started.elapsed());
-        // the program's own loader, as the browser starts it
-        let searcher = memlens::tui::worker::searcher_loader()(&store).expect("load");
-        let b = Headless::new(store.clone(), searcher, config, (120, 40));
+        // the program's own collection, as the browser opens it
+        let memories = Arc::new(LocalCollection::over(store.clone()));
+        let b = Headless::new(memories, config, (120, 40));
         b.draw(&mut t, Timestamp::now()).expect("draw");
         full.push(started.elapsed());
         drop(b);
@@ -114,11 +114,8 @@ fn first_frame(label: &str, memories: &[Memory], jsonl_peer: &str) {
 fn keystrokes(label: &str, memories: &[Memory]) {
     let dir = tempfile::tempdir().expect("dir");
     let store = Arc::new(store_of(&dir, memories));
-    let searcher = Arc::new(Searcher::load(&store.read().expect("read")).expect("load"));
-    let source: Arc<dyn SearchSource> = searcher.clone();
     let mut b = Headless::new(
-        store,
-        source,
+        Arc::new(LocalCollection::over(store)),
         Config::defaults(ColorMode::TrueColor),
         (200, 50),
     );
@@ -157,7 +154,7 @@ fn keystrokes(label: &str, memories: &[Memory]) {
                 ..SearchRequest::default()
             };
             let started = Instant::now();
-            std::hint::black_box(searcher.search(&request));
+            std::hint::black_box(b.memories().search(&request).expect("search"));
             peer.push(started.elapsed());
         }
         b.press(KeyCode::Char('u'), KeyModifiers::CONTROL);
@@ -204,12 +201,12 @@ fn keystrokes(label: &str, memories: &[Memory]) {
 /// index rebuild that follows it in the background, and the whole key → list redrawn
 /// (the headless browser runs the rebuild inline, so this is the worst case).
 fn curation(label: &str, memories: &[Memory]) {
-    use memlens::curate::{Change, Edit, UndoStack};
+    use memlens::curate::{Change, Edit};
     use memlens::tui::write::{WriteJob, run_write};
     let dir = tempfile::tempdir().expect("dir");
     let store = Arc::new(store_of(&dir, memories));
     let ids: Vec<String> = memories.iter().take(40).map(|m| m.id.clone()).collect();
-    let mut history = UndoStack::default();
+    let memories = LocalCollection::over(store.clone());
     let mut write = Vec::new();
     let mut peer = Vec::new();
     for (round, id) in ids.iter().enumerate().take(30) {
@@ -223,7 +220,7 @@ fn curation(label: &str, memories: &[Memory]) {
             change: Change::edit([id.clone()], edit),
         };
         let started = Instant::now();
-        std::hint::black_box(run_write(&store, &mut history, &job));
+        std::hint::black_box(run_write(&memories, &job));
         write.push(started.elapsed());
         let memory = store
             .read()
@@ -254,11 +251,8 @@ fn curation(label: &str, memories: &[Memory]) {
         std::hint::black_box(Searcher::open(store.read().expect("read")).expect("open"));
         open.push(started.elapsed());
     }
-    let searcher: Arc<dyn SearchSource> =
-        Arc::new(Searcher::load(&store.read().expect("read")).expect("load"));
     let mut b = Headless::new(
-        store.clone(),
-        searcher,
+        Arc::new(LocalCollection::over(store.clone())),
         Config::defaults(ColorMode::TrueColor),
         (200, 50),
     );

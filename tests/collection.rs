@@ -1,11 +1,12 @@
 //! The front door: a `LocalCollection` answers (pages and random draws) like a loaded
-//! searcher before and after its load, brings the loaded searcher up to date after its own changes, undoes and
-//! redoes them, tells its subscribers, stops a superseded search, and refuses changes
-//! on a read-only snapshot.
+//! searcher before and after its load, brings the loaded searcher up to date after its
+//! own changes and another writer's, undoes and redoes them, tells its subscribers,
+//! lists a memory's links both ways, stops a superseded search between its chunks, and
+//! refuses changes on a read-only snapshot.
 
 mod search_support;
 
-use memlens::collection::{Collection, CollectionError, LocalCollection};
+use memlens::collection::{Collection, CollectionError, History, LocalCollection};
 use memlens::curate::{Change, Edit};
 use memlens::model::{Memory, Timestamp};
 use memlens::search::{BrowseMode, Engine, SearchRequest, Searcher, random};
@@ -142,4 +143,105 @@ fn a_superseded_search_stops_and_a_snapshot_refuses_changes() {
         c.apply(&Change::edit(["m01"], Edit::Approve)),
         Err(CollectionError::ReadOnly)
     ));
+}
+
+#[test]
+fn a_loaded_scan_stops_between_its_chunks_once_a_newer_request_arrives() {
+    let (_dir, store) = store_with(&memories());
+    let c = LocalCollection::over(Arc::new(store));
+    c.load().expect("load");
+    let req = SearchRequest {
+        query: "gamma".into(),
+        ..SearchRequest::default()
+    };
+    // not superseded when it starts, superseded when it next asks
+    let asked = std::sync::atomic::AtomicUsize::new(0);
+    let newer_arrives = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) > 0;
+    assert_eq!(c.search_unless(&req, &newer_arrives).expect("search"), None);
+    assert!(
+        asked.load(std::sync::atomic::Ordering::Relaxed) > 1,
+        "it asked again"
+    );
+    assert_eq!(
+        c.search_unless(&req, &|| false).expect("search"),
+        Some(c.search(&req).expect("search"))
+    );
+}
+
+#[test]
+fn another_writers_change_moves_the_version_and_a_refresh_takes_it_in() {
+    let (_dir, store) = store_with(&memories());
+    let store = Arc::new(store);
+    let c = LocalCollection::over(store.clone());
+    c.load().expect("load");
+    let before = c.refresh().expect("refresh");
+    assert_eq!(c.version().expect("version"), before);
+    // another process (here: another handle on the store) writes
+    let mut m = c.get("m07").expect("get").expect("there");
+    m.title = Some("zeta written elsewhere".into());
+    let mut w = store.write().expect("write");
+    w.put(&m).expect("put");
+    w.commit().expect("commit");
+    let now = c.version().expect("version");
+    assert_ne!(now, before, "the version moved");
+    assert_eq!(c.refresh().expect("refresh"), now);
+    let found = c
+        .search(&SearchRequest {
+            query: "zeta".into(),
+            ..SearchRequest::default()
+        })
+        .expect("search");
+    let ids: Vec<_> = found.hits.iter().map(|h| h.memory.id.as_str()).collect();
+    assert_eq!(ids, ["m07"]);
+    assert_eq!(answers(&c), loaded_answers(&store), "after the other write");
+}
+
+#[test]
+fn detail_lists_links_both_ways_and_history_and_reads_are_told() {
+    let mut all = memories();
+    all[1].relationships.push(memlens::model::Relationship {
+        target: "m02".into(),
+        kind: "supersedes".into(),
+        strength: Some(0.5),
+    });
+    all[3].relationships.push(memlens::model::Relationship {
+        target: "m01".into(),
+        kind: "related".into(),
+        strength: None,
+    });
+    let (_dir, store) = store_with(&all);
+    let c = LocalCollection::over(Arc::new(store));
+    let detail = c.detail("m01").expect("detail").expect("there");
+    let links: Vec<_> = detail
+        .links
+        .iter()
+        .map(|l| (l.id.as_str(), l.kind.as_str(), l.outgoing, l.strength))
+        .collect();
+    assert_eq!(
+        links,
+        [
+            ("m02", "supersedes", true, Some(0.5)),
+            ("m03", "related", false, None)
+        ]
+    );
+    assert_eq!(detail.relationship_count, 2);
+    assert_eq!(detail.links[0].headline.as_deref(), Some(all[2].headline()));
+    assert_eq!(c.detail("nope").expect("detail"), None);
+
+    let told = c.subscribe();
+    assert_eq!(c.history(), History::default());
+    c.apply(&Change::edit(["m04"], Edit::Approve))
+        .expect("approve");
+    let h = c.history();
+    assert_eq!((h.changes, h.next_redo.as_deref()), (1, None));
+    assert!(h.next_undo.is_some_and(|d| d.contains("approve")));
+    c.undo().expect("undo");
+    let h = c.history();
+    assert_eq!((h.changes, h.next_undo.as_deref()), (0, None));
+    assert!(h.next_redo.is_some());
+    let _ = told.try_iter().count();
+    let read = c.track_read("m05").expect("read");
+    assert_eq!(read.read_count, all[5].read_count + 1);
+    assert_eq!(told.recv().expect("told").ids, ["m05"]);
+    assert_eq!(c.history().changes, 0, "a read is not a change");
 }

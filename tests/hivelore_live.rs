@@ -7,13 +7,13 @@
 mod exchange_support;
 mod project_support;
 
+use memlens::collection::LocalCollection;
 use memlens::project::Project;
 use memlens::project::live::Changed;
 use memlens::tui::action::Action;
 use memlens::tui::config::Config;
 use memlens::tui::headless::Headless;
 use memlens::tui::theme::ColorMode;
-use memlens::tui::worker::searcher_loader;
 use project_support::TempProject;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -25,14 +25,8 @@ const SECOND: &str = "2026-08-21-architecture-gate-verdict-is-the-single-decisio
 fn browser(project: &TempProject) -> (Project, Headless) {
     let p = Project::locate(&project.root).unwrap();
     let (store, _) = p.open(&|_| {}).unwrap();
-    let store = Arc::new(store);
-    let source = searcher_loader()(&store).unwrap();
-    let b = Headless::new(
-        store,
-        source,
-        Config::defaults(ColorMode::NoColor),
-        (140, 40),
-    );
+    let memories = Arc::new(LocalCollection::over(Arc::new(store)));
+    let b = Headless::new(memories, Config::defaults(ColorMode::NoColor), (140, 40));
     (p, b)
 }
 

@@ -18,16 +18,11 @@ use tui_common::{
 };
 
 fn stored(b: &Headless, id: &str) -> Memory {
-    b.store()
-        .read()
-        .expect("read")
-        .get(id)
-        .expect("get")
-        .expect("stored")
+    b.memories().get(id).expect("get").expect("stored")
 }
 
-fn all_stored(b: &Headless) -> BTreeMap<String, Memory> {
-    let all = b.store().read().expect("read").memories().expect("all");
+fn all_stored(f: &tui_common::Fixture) -> BTreeMap<String, Memory> {
+    let all = f.store.read().expect("read").memories().expect("all");
     all.into_iter().map(|m| (m.id.clone(), m)).collect()
 }
 
@@ -68,7 +63,7 @@ fn mark_first(b: &mut Headless, n: usize) -> Vec<String> {
 fn space_marks_and_moves_on_and_a_bulk_approve_is_one_change_undone_as_one() {
     let f = fixture();
     let mut b = session(&f, (120, 40));
-    let before = all_stored(&b);
+    let before = all_stored(&f);
     let ids = mark_first(&mut b, 3);
     assert_eq!(b.state.marked.iter().cloned().collect::<Vec<_>>(), {
         let mut sorted = ids.clone();
@@ -106,14 +101,14 @@ fn space_marks_and_moves_on_and_a_bulk_approve_is_one_change_undone_as_one() {
     assert_eq!(b.state.marked.len(), 3, "marks stay for the next verb");
 
     b.type_keys("u");
-    assert_eq!(all_stored(&b), before, "every record back exactly");
+    assert_eq!(all_stored(&f), before, "every record back exactly");
 }
 
 #[test]
 fn every_bulk_verb_applies_to_the_selection_and_undo_takes_them_back_one_by_one() {
     let f = fixture();
     let mut b = session(&f, (120, 40));
-    let before = all_stored(&b);
+    let before = all_stored(&f);
     let ids = mark_first(&mut b, 4);
     let each = |b: &Headless, check: &dyn Fn(&Memory) -> bool| {
         for id in &ids {
@@ -181,7 +176,7 @@ fn every_bulk_verb_applies_to_the_selection_and_undo_takes_them_back_one_by_one(
             b.state.message
         );
     }
-    assert_eq!(all_stored(&b), before);
+    assert_eq!(all_stored(&f), before);
     b.type_keys("u");
     assert_eq!(b.state.message.as_deref(), Some("nothing to undo"));
 }
@@ -347,7 +342,7 @@ fn a_change_made_elsewhere_blocks_undo_with_a_message_and_nothing_crashes() {
 fn m_merges_the_marked_memories_into_the_one_under_the_cursor_after_a_yes() {
     let f = fixture();
     let mut b = session(&f, (120, 40));
-    let before = all_stored(&b);
+    let before = all_stored(&f);
     // nothing marked: M says how, and asks nothing
     b.dispatch(Action::SelectFirst);
     b.type_keys("M");
@@ -369,7 +364,7 @@ fn m_merges_the_marked_memories_into_the_one_under_the_cursor_after_a_yes() {
         "{question}"
     );
     b.type_keys("n");
-    assert_eq!(all_stored(&b), before, "no merges on a no");
+    assert_eq!(all_stored(&f), before, "no merges on a no");
     assert_eq!(b.state.marked.len(), 3);
 
     b.type_keys("M");
@@ -403,7 +398,7 @@ fn m_merges_the_marked_memories_into_the_one_under_the_cursor_after_a_yes() {
     // one change, one undo
     b.type_keys("u");
     assert_eq!(b.state.message, None);
-    let after = all_stored(&b);
+    let after = all_stored(&f);
     for (id, m) in &before {
         assert_eq!(&after[id], m, "{id}");
     }

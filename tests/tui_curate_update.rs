@@ -383,7 +383,7 @@ fn delete_hides_the_memory_the_deleted_view_shows_it_and_restore_brings_it_back(
         "deleted memories leave the default list"
     );
     b.type_keys("D");
-    let all = b.store().read().expect("read").memories().expect("all");
+    let all = _f.store.read().expect("read").memories().expect("all");
     let mut expected: Vec<String> = all
         .iter()
         .filter(|m| m.is_deleted())
@@ -408,10 +408,13 @@ fn delete_hides_the_memory_the_deleted_view_shows_it_and_restore_brings_it_back(
 
 #[test]
 fn the_list_shows_a_change_before_the_index_is_rebuilt_and_a_failed_rebuild_is_reported() {
-    let (_f, mut b) = start();
-    b.set_loader(std::sync::Arc::new(|_: &memlens::store::Store| {
-        Err("index busy".to_string())
-    }));
+    let f = tui_common::fixture();
+    let busy = f.hooked(tui_common::hooked::Hooks {
+        refresh_fails: Some("index busy"),
+        ..Default::default()
+    });
+    let config = memlens::tui::config::Config::defaults(memlens::tui::theme::ColorMode::NoColor);
+    let mut b = memlens::tui::headless::Headless::new(busy, config, (120, 40));
     let id = cursor(&b);
     let total = b.state.results.total;
     b.type_keys("d");

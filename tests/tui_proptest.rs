@@ -5,7 +5,6 @@
 
 mod tui_common;
 
-use memlens::search::Searcher;
 use memlens::tui::action::Action;
 use memlens::tui::config::Config;
 use memlens::tui::headless::Headless;
@@ -15,7 +14,7 @@ use proptest::prelude::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 #[derive(Debug, Clone)]
 enum Step {
@@ -62,7 +61,7 @@ fn check(b: &Headless) {
     if s.overlay == Some(memlens::tui::state::Overlay::Editor) {
         assert!(s.editor.is_some(), "the editor overlay has an editor");
     }
-    let reader = b.store().read().expect("read");
+    let reader = fixture().store.read().expect("read");
     for id in &s.marked {
         assert!(
             reader.get(id).expect("get").is_some(),
@@ -87,10 +86,8 @@ proptest! {
         // the store is shared by every case and curation keys change it: each session
         // searches what the store holds now
         let f = fixture();
-        let searcher = Searcher::load(&f.store.read().expect("read")).expect("load");
         let mut b = Headless::new(
-            f.store.clone(),
-            Arc::new(searcher),
+            f.collection(),
             Config::defaults(ColorMode::NoColor),
             (100, 30),
         );

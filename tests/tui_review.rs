@@ -122,7 +122,7 @@ fn approve_three_the_count_drops_by_three_and_undo_brings_one_back() {
         approved.push(id.clone());
         assert_eq!(left(&b), 6 - n);
         assert_ne!(cursor(&b), id, "the cursor moves on to the next");
-        let stored = b.store().read().unwrap().get(&id).unwrap().unwrap();
+        let stored = b.memories().get(&id).unwrap().unwrap();
         assert_eq!(stored.status, Status::Validated);
     }
     assert_eq!(approved, ["pending-0", "pending-1", "pending-2"]);
@@ -140,13 +140,13 @@ fn reject_asks_a_reason_skip_changes_nothing() {
     b.type_keys("n");
     assert_eq!(left(&b), 6);
     assert_eq!(cursor(&b), "pending-1");
-    let writes = b.history.len();
+    let writes = b.memories().history().changes;
     b.type_keys("x");
     b.type_keys("outdated");
     b.press(KeyCode::Enter, KeyModifiers::NONE);
     assert_eq!(left(&b), 5);
-    assert_eq!(b.history.len(), writes + 1);
-    let stored = b.store().read().unwrap().get("pending-1").unwrap().unwrap();
+    assert_eq!(b.memories().history().changes, writes + 1);
+    let stored = b.memories().get("pending-1").unwrap().unwrap();
     assert_eq!(stored.status, Status::Rejected);
     assert_eq!(stored.extra["stale_reason"], "outdated");
     assert_ne!(first, "pending-1");
@@ -178,7 +178,7 @@ fn the_duplicate_pair_shows_side_by_side_and_merges_into_the_one_kept() {
     b.type_keys("M");
     b.type_keys("y");
     assert_eq!(left(&b), 0);
-    let gone = b.store().read().unwrap().get("dup-copy").unwrap().unwrap();
+    let gone = b.memories().get("dup-copy").unwrap().unwrap();
     assert!(gone.is_deleted());
     b.type_keys("u");
     assert_eq!(left(&b), 1);
@@ -193,7 +193,7 @@ fn not_a_duplicate_removes_the_pair_for_good_and_supersede_deprecates_the_other(
     b.type_keys("u");
     assert_eq!(left(&b), 1);
     b.type_keys("S");
-    let old = b.store().read().unwrap().get("dup-copy").unwrap().unwrap();
+    let old = b.memories().get("dup-copy").unwrap().unwrap();
     assert_eq!(old.status, Status::Deprecated);
     assert_eq!(old.extra["stale_reason"], "superseded by dup-keep");
     // on a single-memory queue the pair keys say why they do nothing
@@ -228,7 +228,7 @@ fn the_hints_follow_the_keymap() {
 
 #[test]
 fn moving_between_queues_lists_what_another_process_wrote_since() {
-    let (_f, mut b) = browser((120, 40));
+    let (f, mut b) = browser((120, 40));
     b.type_keys("8");
     assert_eq!(left(&b), 6);
     b.type_keys("}{");
@@ -236,7 +236,7 @@ fn moving_between_queues_lists_what_another_process_wrote_since() {
     assert_eq!(left(&b), 6, "the same store: the same queue");
     // another process adds a draft: the next page is listed from the store as it is now
     let at = Timestamp::parse("2026-06-01T00:00:00Z").expect("time");
-    let mut w = b.store().write().expect("write");
+    let mut w = f.store.write().expect("write");
     w.put(&Memory::new(
         "pending-new",
         "A draft another agent just wrote",
@@ -314,13 +314,13 @@ fn not_a_duplicate_is_not_offered_on_a_conflict_and_writes_nothing_there() {
     assert!(text.contains("S supersede"), "{text}");
     assert!(!text.contains("not a duplicate"), "{text}");
     let before: Vec<Memory> = ["shard-merchant", "shard-date"]
-        .map(|id| b.store().read().unwrap().get(id).unwrap().unwrap())
+        .map(|id| b.memories().get(id).unwrap().unwrap())
         .into();
     b.type_keys("N");
     assert!(message(&b).contains("supersede"), "{}", message(&b));
     assert_eq!(left(&b), 1);
     let after: Vec<Memory> = ["shard-merchant", "shard-date"]
-        .map(|id| b.store().read().unwrap().get(id).unwrap().unwrap())
+        .map(|id| b.memories().get(id).unwrap().unwrap())
         .into();
     assert_eq!(before, after, "nothing written");
 }

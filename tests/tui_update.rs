@@ -12,13 +12,12 @@ use memlens::tui::filter_rows::{FilterKind, all_rows};
 use memlens::tui::state::{Focus, Overlay, PAGE_SIZE, State, Tab};
 use memlens::tui::update::update;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
-use std::path::PathBuf;
 use std::time::Duration;
 use tui_common::{fixture, fixture_with, literal_oracle, session};
 use tui_textarea::{Input, Key};
 
 fn blank() -> State {
-    State::new(PathBuf::from("/tmp/x.redb"), (120, 40))
+    State::new("/tmp/x.redb".into(), (120, 40))
 }
 
 fn searches(effects: &[Effect]) -> Vec<&memlens::search::SearchRequest> {
@@ -332,7 +331,7 @@ fn stale_answers_are_dropped_by_generation() {
 fn background_arrivals_update_loading_and_messages() {
     let mut s = blank();
     assert!(s.loading);
-    update(&mut s, Action::SearcherReady { memories: 3 });
+    update(&mut s, Action::SearcherReady);
     assert!(!s.loading);
     let mut s = blank();
     update(&mut s, Action::LoadFailed("store is damaged".into()));

@@ -11,11 +11,13 @@ use memlens::model::Status;
 use memlens::search::{BrowseMode, Engine, Filters, SearchRequest, SearchResponse};
 use memlens::tui::action::Action;
 use memlens::tui::effect::{Effect, WriteJob};
-use memlens::tui::worker::{Worker, searcher_loader};
+use memlens::tui::worker::Worker;
 use memlens::tui::write::WriteKind;
+use std::sync::Mutex;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 use tui_common::fixture;
+use tui_common::hooked::Hooks;
 
 /// The next action that `pick` accepts, skipping the others.
 async fn next<T>(rx: &mut UnboundedReceiver<Action>, pick: impl Fn(Action) -> Option<T>) -> T {
@@ -79,9 +81,9 @@ fn writes_reach_the_next_search_after_a_rebuild_and_finish_writes_waits_for_all(
         .expect("runtime");
     runtime.block_on(async {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let mut worker = Worker::spawn(f.store.clone(), searcher_loader(), tx);
+        let mut worker = Worker::spawn(f.collection(), tx);
         next(&mut rx, |a| {
-            matches!(a, Action::SearcherReady { .. }).then_some(())
+            matches!(a, Action::SearcherReady).then_some(())
         })
         .await;
 
@@ -97,14 +99,14 @@ fn writes_reach_the_next_search_after_a_rebuild_and_finish_writes_waits_for_all(
         assert_eq!((outcome.kind, outcome.token), (WriteKind::Change, 7));
         assert!(outcome.result.is_ok(), "{:?}", outcome.result);
 
-        // before the rebuild the index still holds the old record…
+        // the next search finds the change (the collection brings its index up to
+        // date from the change log), and so does the one after the refresh
         worker.send(request(id, 1));
-        let old = response(&mut rx, 1).await;
-        assert_eq!(old.hits[0].memory.status, before.status);
-        // …and after it, the change
+        let first = response(&mut rx, 1).await;
+        assert_eq!(first.hits[0].memory.status, Status::Validated);
         worker.send(Effect::ReloadIndex);
         next(&mut rx, |a| {
-            matches!(a, Action::IndexReloaded { .. }).then_some(())
+            matches!(a, Action::IndexReloaded).then_some(())
         })
         .await;
         worker.send(request(id, 2));
@@ -154,13 +156,11 @@ fn searches_are_answered_before_the_index_has_loaded() {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         // a loader that cannot finish until the test lets it
         let (release, gate) = std::sync::mpsc::channel::<()>();
-        let gate = std::sync::Mutex::new(gate);
-        let real = searcher_loader();
-        let slow: memlens::tui::worker::Loader = std::sync::Arc::new(move |store| {
-            let _ = gate.lock().expect("gate").recv();
-            real(store)
+        let slow = f.hooked(Hooks {
+            hold_load: Some(Mutex::new(gate)),
+            ..Hooks::default()
         });
-        let worker = Worker::spawn(f.store.clone(), slow, tx);
+        let worker = Worker::spawn(slow, tx);
         let held = |generation: u64| {
             move |a: Action| match a {
                 Action::SearchDone {
@@ -168,7 +168,7 @@ fn searches_are_answered_before_the_index_has_loaded() {
                     response,
                     ..
                 } if g == generation => Some(response),
-                Action::SearcherReady { .. } => panic!("the index loaded while held"),
+                Action::SearcherReady => panic!("the index loaded while held"),
                 _ => None,
             }
         };
@@ -186,7 +186,7 @@ fn searches_are_answered_before_the_index_has_loaded() {
         let early_rating = next(&mut rx, held(2)).await;
         release.send(()).expect("release");
         next(&mut rx, |a| {
-            matches!(a, Action::SearcherReady { .. }).then_some(())
+            matches!(a, Action::SearcherReady).then_some(())
         })
         .await;
         worker.send(request("", 3));
@@ -194,26 +194,6 @@ fn searches_are_answered_before_the_index_has_loaded() {
         worker.send(rating_request(4));
         assert_eq!(early_rating, response(&mut rx, 4).await);
     });
-}
-
-/// A search source whose every answer panics, as redb does on a damaged page.
-struct Damaged;
-
-impl memlens::tui::worker::SearchSource for Damaged {
-    fn search(&self, _: &SearchRequest) -> SearchResponse {
-        panic!("Invalid page type byte 133 for page r0.17/0")
-    }
-    fn histogram(
-        &self,
-        _: &Filters,
-        _: memlens::search::NumericField,
-        _: usize,
-    ) -> memlens::search::Histogram {
-        panic!("Malformed allocator state")
-    }
-    fn len(&self) -> usize {
-        0
-    }
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -230,9 +210,11 @@ fn a_panic_in_a_store_call_answers_with_the_damage() {
     runtime().block_on(async {
         // the load itself panics
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let broken: memlens::tui::worker::Loader =
-            std::sync::Arc::new(|_| panic!("Malformed allocator state"));
-        let _worker = Worker::spawn(f.store.clone(), broken, tx);
+        let broken = f.hooked(Hooks {
+            load_panics: Some("Malformed allocator state"),
+            ..Hooks::default()
+        });
+        let _worker = Worker::spawn(broken, tx);
         let reason = next(&mut rx, |a| match a {
             Action::LoadFailed(reason) => Some(reason),
             _ => None,
@@ -244,13 +226,13 @@ fn a_panic_in_a_store_call_answers_with_the_damage() {
 
         // the load succeeds, a search panics
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let damaged: memlens::tui::worker::Loader = std::sync::Arc::new(|_| {
-            Ok(std::sync::Arc::new(Damaged)
-                as std::sync::Arc<dyn memlens::tui::worker::SearchSource>)
+        let damaged = f.hooked(Hooks {
+            search_panics: Some("Invalid page type byte 133 for page r0.17/0"),
+            ..Hooks::default()
         });
-        let worker = Worker::spawn(f.store.clone(), damaged, tx);
+        let worker = Worker::spawn(damaged, tx);
         next(&mut rx, |a| {
-            matches!(a, Action::SearcherReady { .. }).then_some(())
+            matches!(a, Action::SearcherReady).then_some(())
         })
         .await;
         worker.send(request("ledger", 1));
@@ -270,13 +252,11 @@ fn a_store_call_that_runs_long_is_reported_as_a_wait() {
     runtime().block_on(async {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let (release, gate) = std::sync::mpsc::channel::<()>();
-        let gate = std::sync::Mutex::new(gate);
-        let real = searcher_loader();
-        let slow: memlens::tui::worker::Loader = std::sync::Arc::new(move |store| {
-            let _ = gate.lock().expect("gate").recv();
-            real(store)
+        let slow = f.hooked(Hooks {
+            hold_load: Some(Mutex::new(gate)),
+            ..Hooks::default()
         });
-        let worker = Worker::spawn(f.store.clone(), slow, tx);
+        let worker = Worker::spawn(slow, tx);
         assert_eq!(worker.slow_seconds(), None, "nothing has waited long yet");
         tokio::time::sleep(memlens::tui::offload::SLOW_CALL + Duration::from_millis(300)).await;
         let waited = worker.slow_seconds().expect("the held load is reported");
@@ -286,7 +266,7 @@ fn a_store_call_that_runs_long_is_reported_as_a_wait() {
         );
         release.send(()).expect("release");
         next(&mut rx, |a| {
-            matches!(a, Action::SearcherReady { .. }).then_some(())
+            matches!(a, Action::SearcherReady).then_some(())
         })
         .await;
         // the load's clock stops with it (the warm-up that follows is not waited on)

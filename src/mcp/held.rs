@@ -7,7 +7,7 @@
 //! a server started before its store exists serves it once it does.
 
 use super::ToolError;
-use crate::collection::LocalCollection;
+use crate::collection::{Collection, LocalCollection};
 use crate::store::Store;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -64,7 +64,7 @@ fn load_in_background(path: &Path, memories: &Arc<LocalCollection>) {
     let memories = Arc::clone(memories);
     let path = path.to_path_buf();
     std::thread::spawn(move || {
-        if let Err(e) = crate::store::guarded(&path, || memories.load()) {
+        if let Err(e) = crate::store::guarded(&path, || Collection::load(memories.as_ref())) {
             use std::io::Write;
             let _ = writeln!(
                 crate::text::stderr(),

@@ -13,7 +13,7 @@
 //! longer is looked at less often, at most a quarter of the time.
 
 use super::{Project, files, sync};
-use crate::curate::UndoStack;
+use crate::collection::Collection;
 use crate::tui::action::Action;
 use crate::tui::editor::OnDisk;
 use crate::tui::state::State;
@@ -145,23 +145,14 @@ fn notified(
     }
 }
 
-/// Reads what changed on disk into the index (the write task runs it, so it is in
-/// order with the person's writes) and answers like a write.
-pub fn reread(
-    store: &crate::store::Store,
-    changed: &Changed,
-    history: &UndoStack,
-    started: Instant,
-) -> Action {
-    let synced = match &changed.paths {
-        Some(paths) => sync::reread(store, &changed.project, paths, changed.usage),
-        None => sync::bring_up_to_date(store, &changed.project),
-    };
+/// Reads what changed on disk into the collection (the write task runs it, so it is
+/// in order with the person's writes) and answers like a write.
+pub fn reread(memories: &dyn Collection, changed: &Changed, started: Instant) -> Action {
+    let synced = memories.read_project(&changed.project, changed.paths.as_deref(), changed.usage);
     let result = synced.map_err(|e| e.to_string()).and_then(|synced| {
-        let reader = store.read().map_err(|e| e.to_string())?;
         let mut changed = Vec::new();
         for id in synced.changed.iter().chain(&synced.removed) {
-            let after = reader.get(id).map_err(|e| e.to_string())?;
+            let after = memories.get(id).map_err(|e| e.to_string())?;
             changed.push(Written {
                 id: id.clone(),
                 after,
@@ -178,12 +169,13 @@ pub fn reread(
             no_op_reason: None,
         })
     });
+    let history = memories.history();
     Action::Written(Box::new(WriteOutcome {
         kind: WriteKind::Disk,
         token: 0,
         result,
-        next_undo: history.next_undo().map(|u| u.description.clone()),
-        next_redo: history.next_redo().map(|u| u.description.clone()),
+        next_undo: history.next_undo,
+        next_redo: history.next_redo,
         elapsed: started.elapsed(),
     }))
 }

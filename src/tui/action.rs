@@ -226,12 +226,9 @@ pub enum Action {
         /// Row of the pointer.
         row: u16,
     },
-    /// The search index finished loading.
+    /// The in-memory index finished loading.
     #[serde(skip)]
-    SearcherReady {
-        /// Memories it holds.
-        memories: usize,
-    },
+    SearcherReady,
     /// The store or index could not be loaded.
     #[serde(skip)]
     LoadFailed(String),
@@ -294,12 +291,9 @@ pub enum Action {
         /// The memory after the read, or the reason it failed.
         result: Result<Box<Memory>, String>,
     },
-    /// The search index was rebuilt after a write.
+    /// The collection was brought up to date after a write.
     #[serde(skip)]
-    IndexReloaded {
-        /// Memories it holds.
-        memories: usize,
-    },
+    IndexReloaded,
     /// The search index could not be rebuilt (the old one stays in use).
     #[serde(skip)]
     IndexReloadFailed(String),
@@ -433,7 +427,7 @@ impl Action {
             Action::Resize(..) => "resize",
             Action::Wheel { .. } => "mouse wheel",
             Action::Click { .. } => "mouse click",
-            Action::SearcherReady { .. }
+            Action::SearcherReady
             | Action::LoadFailed(_)
             | Action::StoreFailed(_)
             | Action::StoreWaiting(_)
@@ -446,7 +440,7 @@ impl Action {
             | Action::Written(_)
             | Action::FilesChanged(_)
             | Action::ReadTracked { .. }
-            | Action::IndexReloaded { .. }
+            | Action::IndexReloaded
             | Action::IndexReloadFailed(_)
             | Action::LinkSearchDone { .. }
             | Action::MarkAllDone { .. }

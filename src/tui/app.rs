@@ -10,9 +10,9 @@ use super::state::State;
 use super::terminal::{FrameWriter, TerminalGuard};
 use super::update::{start, update};
 use super::view::{self, Look};
-use super::worker::{Loader, Worker};
+use super::worker::Worker;
+use crate::collection::Collection;
 use crate::model::Timestamp;
-use crate::store::Store;
 use futures::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::{Backend, CrosstermBackend};
@@ -67,10 +67,9 @@ pub fn draw<B: Backend>(
 
 /// Runs the program on the real terminal until the user quits or a signal ends it.
 pub async fn run(
-    store: Store,
+    memories: Arc<dyn Collection>,
     config: Config,
     mouse: bool,
-    loader: Loader,
     project: Option<crate::project::Project>,
 ) -> std::io::Result<Ended> {
     // Before the terminal changes, so no signal can leave it changed.
@@ -80,14 +79,14 @@ pub async fn run(
     let backend = CrosstermBackend::new(FrameWriter::new(std::io::stdout(), true));
     let mut terminal = Terminal::new(backend)?;
     let size = terminal.size()?;
-    let mut state = State::new(store.path().to_path_buf(), (size.width, size.height));
+    let mut state = State::new(memories.name(), (size.width, size.height));
     state.config_error = config.error.clone();
     state.track_reads = config.track_reads;
 
     let (tx, mut rx) = mpsc::unbounded_channel();
     // the project's files, watched while the browser is open
     let _watcher = project.map(|p| crate::project::live::watch(p, tx.clone()));
-    let mut worker = Worker::spawn(Arc::new(store), loader, tx);
+    let mut worker = Worker::spawn(memories, tx);
     for effect in start(&mut state) {
         worker.send(effect);
     }

@@ -43,8 +43,8 @@ pub enum Effect {
     },
     /// Write to the store (a change, undo, redo or tracked read), one at a time, in order.
     Write(WriteJob),
-    /// Rebuild the search index from the store after a write; the new index answers
-    /// with `IndexReloaded`, and searches meanwhile use the old one.
+    /// Bring the collection up to date after a write (an update from the store's
+    /// change log); answered with `IndexReloaded`.
     ReloadIndex,
     /// Search for the link picker; the answer carries `generation` back.
     LinkSearch {

@@ -9,12 +9,10 @@ use super::effect::Effect;
 use super::state::State;
 use super::update::{start, update};
 use super::worker::{
-    Loader, SearchSource, read_detail, read_facets, run_histogram, run_link_search, run_mark_all,
-    run_search, searcher_loader,
+    read_detail, read_facets, run_histogram, run_link_search, run_mark_all, run_search,
 };
 use super::write::run_write;
-use crate::curate::UndoStack;
-use crate::store::Store;
+use crate::collection::Collection;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
@@ -27,58 +25,41 @@ pub struct Headless {
     pub state: State,
     /// Keys, theme and mouse setting.
     pub config: Config,
-    store: Arc<Store>,
-    source: Arc<dyn SearchSource>,
-    loader: Loader,
-    /// The session's undo history.
-    pub history: UndoStack,
+    memories: Arc<dyn Collection>,
     /// Every effect run so far, in order (tests look at them).
     pub effects: Vec<Effect>,
-    /// The queues listed, kept while the store has not changed.
-    reviews: super::review_job::Reviews,
 }
 
 impl Headless {
-    /// A session on `store` searched by `source`, on a terminal of `size`, with the
-    /// first search answered, facets loaded and histograms not yet asked for. After a
-    /// write the search index is rebuilt with `Searcher::load` (see [`Headless::set_loader`]).
-    pub fn new(
-        store: Arc<Store>,
-        source: Arc<dyn SearchSource>,
-        config: Config,
-        size: (u16, u16),
-    ) -> Headless {
-        let mut state = State::new(store.path().to_path_buf(), size);
+    /// A session on `memories`, on a terminal of `size`, with the first search
+    /// answered, the in-memory index loaded, facets read and histograms not yet asked
+    /// for — the order the worker's answers arrive in when the load is quick.
+    pub fn new(memories: Arc<dyn Collection>, config: Config, size: (u16, u16)) -> Headless {
+        let mut state = State::new(memories.name(), size);
         state.config_error = config.error.clone();
         state.track_reads = config.track_reads;
         let mut session = Headless {
             state,
             config,
-            store,
-            source,
-            loader: searcher_loader(),
-            history: UndoStack::default(),
+            memories,
             effects: Vec::new(),
-            reviews: Default::default(),
         };
         let first = start(&mut session.state);
         session.run_effects(first);
-        let memories = session.source.len();
-        session.dispatch(Action::SearcherReady { memories });
-        if let Ok(facets) = read_facets(&session.store, session.source.as_ref()) {
+        let loaded = match session.memories.load() {
+            Ok(()) => Action::SearcherReady,
+            Err(e) => Action::LoadFailed(e.to_string()),
+        };
+        session.dispatch(loaded);
+        if let Ok(facets) = read_facets(session.memories.as_ref()) {
             session.dispatch(Action::FacetsLoaded(facets));
         }
         session
     }
 
-    /// Replaces how the search index is rebuilt after a write.
-    pub fn set_loader(&mut self, loader: Loader) {
-        self.loader = loader;
-    }
-
-    /// The store the session writes to.
-    pub fn store(&self) -> &Store {
-        &self.store
+    /// The collection the session searches and writes.
+    pub fn memories(&self) -> &dyn Collection {
+        self.memories.as_ref()
     }
 
     /// Applies an action and runs every effect it causes, until all is settled.
@@ -115,43 +96,36 @@ impl Headless {
         let mut queue: VecDeque<Effect> = effects.into();
         while let Some(effect) = queue.pop_front() {
             self.effects.push(effect.clone());
+            let memories = self.memories.as_ref();
             let answers = match effect {
                 Effect::Search {
                     generation,
                     request,
                     draw,
-                } => vec![run_search(self.source.as_ref(), generation, &request, draw)],
+                } => vec![run_search(memories, generation, &request, draw)],
                 Effect::Histograms { generation, jobs } => jobs
                     .iter()
-                    .map(|job| run_histogram(self.source.as_ref(), generation, job))
+                    .map(|job| run_histogram(memories, generation, job))
                     .collect(),
-                Effect::LoadDetail { id } => vec![read_detail(&self.store, &id)],
-                Effect::Write(job) => vec![run_write(&self.store, &mut self.history, &job)],
-                Effect::ReloadIndex => match (self.loader)(&self.store) {
-                    Ok(source) => {
-                        self.source = source;
-                        vec![Action::IndexReloaded {
-                            memories: self.source.len(),
-                        }]
-                    }
-                    Err(reason) => vec![Action::IndexReloadFailed(reason)],
-                },
+                Effect::LoadDetail { id } => vec![read_detail(memories, &id)],
+                Effect::Write(job) => vec![run_write(memories, &job)],
+                Effect::ReloadIndex => vec![match memories.refresh() {
+                    Ok(_) => Action::IndexReloaded,
+                    Err(e) => Action::IndexReloadFailed(e.to_string()),
+                }],
                 Effect::LinkSearch {
                     generation,
                     request,
-                } => vec![run_link_search(self.source.as_ref(), generation, &request)],
+                } => vec![run_link_search(memories, generation, &request)],
                 Effect::MarkAll {
                     generation,
                     request,
-                } => vec![run_mark_all(self.source.as_ref(), generation, &request)],
+                } => vec![run_mark_all(memories, generation, &request)],
                 Effect::Review {
                     generation,
                     request,
                 } => vec![super::review_job::run_review(
-                    &self.store,
-                    &self.reviews,
-                    generation,
-                    &request,
+                    memories, generation, &request,
                 )],
                 Effect::Quit => Vec::new(),
             };

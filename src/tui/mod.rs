@@ -30,8 +30,10 @@ pub mod watch;
 pub mod worker;
 pub mod write;
 
+use crate::collection::LocalCollection;
 use crate::store::Store;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// How the browser is started.
 #[derive(Debug, Clone, Default)]
@@ -58,10 +60,9 @@ pub fn run(store: Store, options: TuiOptions) -> std::io::Result<signals::Ended>
         .build()?;
     let project = options.project.clone();
     let ended = runtime.block_on(app::run(
-        store,
+        Arc::new(LocalCollection::over(Arc::new(store))),
         config,
         mouse,
-        worker::searcher_loader(),
         project,
     ));
     // Store calls still under way (a damaged store can keep one forever) end with the

@@ -8,7 +8,6 @@ use crate::search::{
     BrowseMode, Engine, Filters, Hit, NumericField, Order, SearchRequest, SearchResponse,
 };
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 use std::time::Duration;
 use tui_textarea::TextArea;
 
@@ -91,19 +90,7 @@ impl Tab {
 }
 
 /// One relationship as the detail pane lists it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LinkRow {
-    /// The other memory's id.
-    pub id: String,
-    /// The relationship's kind.
-    pub kind: String,
-    /// Its strength, when given.
-    pub strength: Option<f64>,
-    /// True when this memory names the other; false when the other names this one.
-    pub outgoing: bool,
-    /// The other memory's headline; `None` when it is missing from the store.
-    pub headline: Option<String>,
-}
+pub use crate::collection::Link as LinkRow;
 
 /// The memory in the detail pane, with what the store adds to it.
 #[derive(Debug, Clone, PartialEq)]
@@ -223,7 +210,7 @@ pub struct State {
     /// A problem with the config file, shown until the program ends.
     pub config_error: Option<String>,
     /// The store file, for the status line.
-    pub store_path: PathBuf,
+    pub store_path: String,
     /// True once a quit was asked for.
     pub quitting: bool,
     /// Memories marked for changing together, by id.
@@ -260,7 +247,7 @@ pub struct State {
 
 impl State {
     /// The starting state for a store at `store_path` on a terminal of `size`.
-    pub fn new(store_path: PathBuf, size: (u16, u16)) -> State {
+    pub fn new(store_path: String, size: (u16, u16)) -> State {
         let rows = filter_rows::all_rows().len();
         State {
             size,

@@ -161,7 +161,7 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::Wheel { column, row, lines } => wheel(state, column, row, lines, &mut effects),
         Action::Click { column, row } => click(state, column, row, &mut effects),
-        Action::SearcherReady { .. } => state.loading = false,
+        Action::SearcherReady => state.loading = false,
         Action::LoadFailed(reason) => {
             state.loading = false;
             state.searching = false;
@@ -252,7 +252,7 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         | Action::TextInput(_)
         | Action::Written(_)
         | Action::ReadTracked { .. }
-        | Action::IndexReloaded { .. }
+        | Action::IndexReloaded
         | Action::IndexReloadFailed(_)
         | Action::LinkSearchDone { .. }
         | Action::MarkAllDone { .. } => {}

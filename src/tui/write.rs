@@ -1,13 +1,13 @@
 //! Running the browser's writes: curation changes, undo and redo through one session
 //! `UndoStack`, and tracked reads — each one durable write transaction through
-//! `curate`, run off the UI loop. The worker and the headless browser both call these.
+//! the collection, run off the UI loop. The worker and the headless browser both call these.
 
 use super::action::Action;
 use super::offload::{Waits, offload};
-use crate::curate::{Applied, Change, CurateResult, UndoStack, track_read};
+use crate::collection::{Collection, CollectionResult};
+use crate::curate::{Applied, Change};
 use crate::model::Memory;
-use crate::store::Store;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
@@ -103,12 +103,13 @@ fn report(applied: Applied, no_op_reason: Option<&'static str>) -> WriteReport {
     }
 }
 
-/// Runs one write against the store and answers with the action that reports it.
-pub fn run_write(store: &Store, history: &mut UndoStack, job: &WriteJob) -> Action {
+/// Runs one write through the collection and answers with the action that reports it.
+pub fn run_write(memories: &dyn Collection, job: &WriteJob) -> Action {
     let started = Instant::now();
-    let (kind, token, result, reason): (_, _, CurateResult<Applied>, _) = match job {
+    let (kind, token, result, reason): (_, _, CollectionResult<Applied>, _) = match job {
         WriteJob::Read { id } => {
-            let result = track_read(store, id)
+            let result = memories
+                .track_read(id)
                 .map(Box::new)
                 .map_err(|e| e.to_string());
             return Action::ReadTracked {
@@ -119,23 +120,24 @@ pub fn run_write(store: &Store, history: &mut UndoStack, job: &WriteJob) -> Acti
         WriteJob::Change { token, change } => (
             WriteKind::Change,
             *token,
-            history.apply(store, change),
+            memories.apply(change),
             change.no_op_reason(),
         ),
         WriteJob::Reread(changed) => {
-            return crate::project::live::reread(store, changed, history, started);
+            return crate::project::live::reread(memories, changed, started);
         }
-        WriteJob::Undo => (WriteKind::Undo, 0, history.undo(store), None),
-        WriteJob::Redo => (WriteKind::Redo, 0, history.redo(store), None),
+        WriteJob::Undo => (WriteKind::Undo, 0, memories.undo(), None),
+        WriteJob::Redo => (WriteKind::Redo, 0, memories.redo(), None),
     };
+    let history = memories.history();
     Action::Written(Box::new(WriteOutcome {
         kind,
         token,
         result: result
             .map(|applied| report(applied, reason))
             .map_err(|e| e.to_string()),
-        next_undo: history.next_undo().map(|u| u.description.clone()),
-        next_redo: history.next_redo().map(|u| u.description.clone()),
+        next_undo: history.next_undo,
+        next_redo: history.next_redo,
         elapsed: started.elapsed(),
     }))
 }
@@ -165,25 +167,21 @@ fn write_failed(job: &WriteJob, reason: String) -> Action {
 }
 
 /// Runs the writes one at a time, in the order sent, each on a blocking thread timed
-/// in `waits`; the session's undo history lives here. Ends when the sender is dropped
+/// in `waits` (the session's undo history is the collection's). Ends when the sender is dropped
 /// and every write already sent is done, so none is lost on quit. A write that panics
 /// on a damaged store is dropped whole (redb never commits half a transaction) and
 /// answers with the damage.
 pub async fn write_task(
-    store: Arc<Store>,
+    memories: Arc<dyn Collection>,
     mut jobs: mpsc::UnboundedReceiver<WriteJob>,
     actions: mpsc::UnboundedSender<Action>,
     waits: Waits,
 ) {
-    let history = Arc::new(Mutex::new(UndoStack::default()));
     while let Some(job) = jobs.recv().await {
-        let (st, h, j) = (store.clone(), history.clone(), job.clone());
-        let answer = offload(&waits, move || {
-            let mut history = h.lock().unwrap_or_else(PoisonError::into_inner);
-            run_write(&st, &mut history, &j)
-        })
-        .await
-        .unwrap_or_else(|reason| write_failed(&job, reason));
+        let (m, j) = (memories.clone(), job.clone());
+        let answer = offload(&waits, move || run_write(m.as_ref(), &j))
+            .await
+            .unwrap_or_else(|reason| write_failed(&job, reason));
         // The screen may be gone already on quit; the write is done either way.
         let _ = actions.send(answer);
     }

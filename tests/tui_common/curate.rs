@@ -12,7 +12,7 @@ use super::{Fixture, fixture, session};
 
 /// The memory as stored now.
 pub fn stored(b: &Headless, id: &str) -> Option<Memory> {
-    b.store().read().expect("read").get(id).expect("get")
+    b.memories().get(id).expect("get")
 }
 
 /// The id of the memory under the list's cursor.

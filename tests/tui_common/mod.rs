@@ -3,15 +3,16 @@
 #![allow(dead_code)]
 
 pub mod curate;
+pub mod hooked;
 pub mod pty;
 
+use memlens::collection::{Collection, LocalCollection};
 use memlens::model::{FEEL_DIMS, Memory, Relationship, Scope, Status, Timestamp, feel_index};
 use memlens::search::Searcher;
 use memlens::store::Store;
 use memlens::tui::config::Config;
 use memlens::tui::headless::Headless;
 use memlens::tui::theme::ColorMode;
-use memlens::tui::worker::SearchSource;
 use std::sync::Arc;
 use tempfile::TempDir;
 
@@ -147,8 +148,22 @@ pub fn session(f: &Fixture, size: (u16, u16)) -> Headless {
 
 /// A headless browser with a given config.
 pub fn session_with(f: &Fixture, size: (u16, u16), config: Config) -> Headless {
-    let source: Arc<dyn SearchSource> = f.searcher.clone();
-    Headless::new(f.store.clone(), source, config, size)
+    Headless::new(f.collection(), config, size)
+}
+
+impl Fixture {
+    /// A collection over the fixture's store, as the browser opens one.
+    pub fn collection(&self) -> Arc<dyn Collection> {
+        Arc::new(LocalCollection::over(self.store.clone()))
+    }
+
+    /// A collection over the fixture's store that misbehaves as `hooks` say.
+    pub fn hooked(&self, hooks: hooked::Hooks) -> Arc<dyn Collection> {
+        Arc::new(hooked::Hooked {
+            inner: LocalCollection::over(self.store.clone()),
+            hooks,
+        })
+    }
 }
 
 /// The ids of the memories a plain loop finds for a one-word literal query (not

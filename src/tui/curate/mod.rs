@@ -165,7 +165,7 @@ pub(super) fn update(state: &mut State, action: Action, fx: &mut Vec<Effect>) ->
             }
             Err(reason) => state.message = Some(format!("read not recorded: {reason}")),
         },
-        Action::IndexReloaded { .. } => {
+        Action::IndexReloaded => {
             state.loading = false;
             core::refresh_search(state, fx);
         }

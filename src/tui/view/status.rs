@@ -101,10 +101,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
             look.theme.highlight(),
         ));
     }
-    let path = format!(
-        " {} · ? help ",
-        inert(&state.store_path.display().to_string())
-    );
+    let path = format!(" {} · ? help ", inert(&state.store_path));
     let used: usize = left.iter().map(|s| width(&s.content)).sum();
     let total = usize::from(area.width);
     let mut spans = Vec::new();

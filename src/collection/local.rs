@@ -1,133 +1,20 @@
-//! The library's front door: one [`Collection`] that every client calls — `memlens
-//! search` and `get`, the browser, the headless test harness, and the agents' server —
-//! with the policy behind it rather than in the callers:
-//!
-//! - **which index answers**: the in-memory [`Searcher`] once it is loaded, else the
-//!   persisted index through the planner ([`crate::search::plan`]); both give the
-//!   exact answer of SPEC §3, so a caller never chooses;
-//! - **the background load** ([`LocalCollection::load_in_background`]), which a
-//!   one-shot command never starts;
-//! - **the incremental update after a write**, whichever process made it: the loaded
-//!   searcher remembers the store's change number it holds, and the next search that
-//!   finds the number moved brings it up to date with the memories the store's change
-//!   log names ([`Searcher::apply`]) instead of reloading;
-//! - **cancelling a superseded search** ([`Collection::search_unless`]): a scan asks
-//!   between its chunks whether a newer request arrived and stops; a search that runs
-//!   to its end is exact.
-//!
-//! Every method is a plain synchronous call, safe from any thread (the collection is
-//! `Send + Sync`; share it in an `Arc`). A tool server wraps it in one function per
-//! tool:
-//!
-//! ```no_run
-//! use memlens::collection::{Collection, LocalCollection};
-//! use memlens::search::SearchRequest;
-//! let memories = LocalCollection::open(std::path::Path::new("memories.redb"))?;
-//! let page = memories.search(&SearchRequest { query: "cache".into(), ..Default::default() })?;
-//! for hit in &page.hits {
-//!     println!("{} {}", hit.memory.id, hit.memory.title.as_deref().unwrap_or(""));
-//! }
-//! # Ok::<(), memlens::collection::CollectionError>(())
-//! ```
+//! [`LocalCollection`]: the [`Collection`] over one redb file on this machine.
 
-use crate::curate::{Applied, Change, CurateError, UndoStack};
+use super::{Changed, Collection, CollectionError, CollectionResult, Detail, History};
+use crate::curate::{Applied, Change, CurateError, UndoStack, track_read};
 use crate::model::{Memory, Timestamp};
+use crate::project::Project;
+use crate::project::sync::{self, Synced};
 use crate::review::request as review;
 use crate::review::{LiveReview, ReviewOptions, ReviewPage, ReviewRequest};
 use crate::search::plan::{self, Index};
 use crate::search::random;
 use crate::search::{Filters, Histogram, NumericField, SearchRequest, SearchResponse, Searcher};
-use crate::store::{Since, Store, StoreError, StoreReader};
+use crate::store::{Since, Store, StoreReader};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
-
-/// Why a collection call failed. Nothing is written when one is returned.
-#[derive(Debug, thiserror::Error)]
-pub enum CollectionError {
-    /// The store could not be read or written.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// A change was refused.
-    #[error(transparent)]
-    Curate(#[from] CurateError),
-    /// A stored memory or index value is damaged (the message names it).
-    #[error("{0}")]
-    Damaged(String),
-    /// The collection was opened on a read-only snapshot.
-    #[error("this collection is a read-only snapshot; open the store to change it")]
-    ReadOnly,
-}
-
-/// Result of a collection call.
-pub type CollectionResult<T> = Result<T, CollectionError>;
-
-/// What changed in a collection, sent to every subscriber after a change is durable.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Changed {
-    /// The ids of the memories the change wrote (created, edited, linked or purged).
-    pub ids: Vec<String>,
-}
-
-/// Memories to search, read and curate: the interface every client uses. Other
-/// backends (a remote team store, a semantic engine) implement the same calls.
-pub trait Collection: Send + Sync {
-    /// Answers a request exactly (SPEC §3): any engine, filters, mode, order, offset and
-    /// limit.
-    fn search(&self, request: &SearchRequest) -> CollectionResult<SearchResponse>;
-
-    /// [`Collection::search`], stopping early with `Ok(None)` once `superseded` says a
-    /// newer request made this one pointless. An answer it returns is exact.
-    fn search_unless(
-        &self,
-        request: &SearchRequest,
-        superseded: &dyn Fn() -> bool,
-    ) -> CollectionResult<Option<SearchResponse>> {
-        if superseded() {
-            return Ok(None);
-        }
-        self.search(request).map(Some)
-    }
-
-    /// A uniform sample of `request.limit` memories of everything `request` finds (its
-    /// filters and query), drawn with `seed`; `total` is the size of the set drawn from.
-    fn sample(&self, request: &SearchRequest, seed: u64) -> CollectionResult<SearchResponse>;
-
-    /// The distribution of `field` over what `filters` keep (the field's own range left
-    /// out) in `bins` bins, with how many its range keeps: a slider of the filter panel.
-    fn histogram(
-        &self,
-        filters: &Filters,
-        field: NumericField,
-        bins: usize,
-    ) -> CollectionResult<Histogram>;
-
-    /// The distinct types, tags and modules, each sorted: the filter panel's choices.
-    fn facet_names(&self) -> CollectionResult<[Vec<String>; 3]>;
-
-    /// One memory by id.
-    fn get(&self, id: &str) -> CollectionResult<Option<Memory>>;
-
-    /// One page of a review queue (approval, pending, agent, stale, duplicates,
-    /// conflicts), narrowed to what a search finds, with every queue's count: the
-    /// lists `memlens review`, the browser's Review tab and the agents' server show.
-    fn review(&self, request: &ReviewRequest) -> CollectionResult<ReviewPage>;
-
-    /// Applies one change (the `curate` [`Change`] the CLI and the browser send) and
-    /// keeps it for [`Collection::undo`].
-    fn apply(&self, change: &Change) -> CollectionResult<Applied>;
-
-    /// Undoes the newest change not yet undone.
-    fn undo(&self) -> CollectionResult<Applied>;
-
-    /// Applies again the newest change undone.
-    fn redo(&self) -> CollectionResult<Applied>;
-
-    /// A channel that receives a [`Changed`] after every change made through this
-    /// collection.
-    fn subscribe(&self) -> Receiver<Changed>;
-}
+use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
 /// Where a local collection's memories live.
 enum Backing {
@@ -148,6 +35,10 @@ pub struct LocalCollection {
     subscribers: Mutex<Vec<Sender<Changed>>>,
     /// The review queues, kept current from the change log once listed.
     reviews: Mutex<Option<LiveReview>>,
+    /// Loads under way; a random draw waits for them rather than load a second
+    /// searcher of its own.
+    loading: Mutex<usize>,
+    loaded_now: Condvar,
 }
 
 impl LocalCollection {
@@ -175,6 +66,8 @@ impl LocalCollection {
             history: Mutex::new(UndoStack::default()),
             subscribers: Mutex::new(Vec::new()),
             reviews: Mutex::new(None),
+            loading: Mutex::new(0),
+            loaded_now: Condvar::new(),
         }
     }
 
@@ -203,9 +96,9 @@ impl LocalCollection {
             .is_some()
     }
 
-    /// Loads the in-memory searcher now (and builds its caches): every later request is
-    /// answered from memory. Until then the persisted index answers, exactly as well.
-    pub fn load(&self) -> CollectionResult<()> {
+    /// Loads the in-memory searcher of the store as it is now and makes it the one
+    /// that answers (a read-only snapshot stays on its persisted index).
+    fn load_now(&self) -> CollectionResult<()> {
         let Backing::Store(store) = &self.backing else {
             return Ok(());
         };
@@ -217,10 +110,19 @@ impl LocalCollection {
         Ok(())
     }
 
-    /// [`LocalCollection::load`] on a thread of its own.
+    /// Waits for the loads under way to end.
+    fn wait_for_loads(&self) {
+        let loading = self.loading.lock().unwrap_or_else(PoisonError::into_inner);
+        let _done = self
+            .loaded_now
+            .wait_while(loading, |n| *n > 0)
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+
+    /// [`Collection::load`] on a thread of its own.
     pub fn load_in_background(self: &Arc<Self>) -> std::thread::JoinHandle<CollectionResult<()>> {
         let me = Arc::clone(self);
-        std::thread::spawn(move || me.load())
+        std::thread::spawn(move || Collection::load(me.as_ref()))
     }
 
     /// Makes `searcher`, which holds change `held` of the store, the one that answers.
@@ -297,7 +199,11 @@ impl LocalCollection {
     /// Tells the subscribers what a change wrote (the next search reads it from the
     /// store's change log).
     fn changed(&self, applied: &Applied) {
-        let ids: Vec<String> = applied.changed().iter().map(|e| e.id.clone()).collect();
+        self.tell(applied.changed().iter().map(|e| e.id.clone()).collect());
+    }
+
+    /// Tells the subscribers that the memories `ids` were written.
+    fn tell(&self, ids: Vec<String>) {
         if ids.is_empty() {
             return;
         }
@@ -358,6 +264,9 @@ impl Collection for LocalCollection {
     }
 
     fn sample(&self, request: &SearchRequest, seed: u64) -> CollectionResult<SearchResponse> {
+        if !self.is_loaded() {
+            self.wait_for_loads();
+        }
         let resp = match self.current()? {
             Some(searcher) => random::sample(&searcher, request, seed),
             // drawing needs every match in memory: a searcher of this snapshot only
@@ -380,10 +289,7 @@ impl Collection for LocalCollection {
     }
 
     fn get(&self, id: &str) -> CollectionResult<Option<Memory>> {
-        Ok(match &self.backing {
-            Backing::Snapshot(reader) => reader.get(id)?,
-            Backing::Store(store) => store.read()?.get(id)?,
-        })
+        Ok(self.reader()?.get(id)?)
     }
 
     fn review(&self, request: &ReviewRequest) -> CollectionResult<ReviewPage> {
@@ -402,6 +308,88 @@ impl Collection for LocalCollection {
         self.curate(|history, store| history.redo(store))
     }
 
+    fn name(&self) -> String {
+        match &self.backing {
+            Backing::Store(store) => store.path().display().to_string(),
+            Backing::Snapshot(reader) => reader.path().display().to_string(),
+        }
+    }
+
+    fn history(&self) -> History {
+        let history = self.history.lock().unwrap_or_else(PoisonError::into_inner);
+        History {
+            next_undo: history.next_undo().map(|u| u.description.clone()),
+            next_redo: history.next_redo().map(|u| u.description.clone()),
+            changes: history.len(),
+        }
+    }
+
+    fn detail(&self, id: &str) -> CollectionResult<Option<Detail>> {
+        Ok(super::detail::read(&self.reader()?, id)?)
+    }
+
+    fn track_read(&self, id: &str) -> CollectionResult<Memory> {
+        let Backing::Store(store) = &self.backing else {
+            return Err(CollectionError::ReadOnly);
+        };
+        let memory = track_read(store, id)?;
+        self.tell(vec![id.to_string()]);
+        Ok(memory)
+    }
+
+    fn read_project(
+        &self,
+        project: &Project,
+        paths: Option<&[String]>,
+        usage: bool,
+    ) -> CollectionResult<Synced> {
+        let Backing::Store(store) = &self.backing else {
+            return Err(CollectionError::ReadOnly);
+        };
+        let synced = match paths {
+            Some(paths) => sync::reread(store, project, paths, usage)?,
+            None => sync::bring_up_to_date(store, project)?,
+        };
+        self.tell(
+            synced
+                .changed
+                .iter()
+                .chain(&synced.removed)
+                .cloned()
+                .collect(),
+        );
+        Ok(synced)
+    }
+
+    fn load(&self) -> CollectionResult<()> {
+        *self.loading.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+        // a load that fails or panics still lets a waiting draw go on
+        struct Ended<'a>(&'a LocalCollection);
+        impl Drop for Ended<'_> {
+            fn drop(&mut self) {
+                *self
+                    .0
+                    .loading
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner) -= 1;
+                self.0.loaded_now.notify_all();
+            }
+        }
+        let _ended = Ended(self);
+        self.load_now()
+    }
+
+    fn version(&self) -> CollectionResult<u64> {
+        Ok(self.reader()?.change_number()?)
+    }
+
+    fn refresh(&self) -> CollectionResult<u64> {
+        match self.current()? {
+            Some(_) => Ok(self.held.load(Ordering::Relaxed)),
+            None => self.version(),
+        }
+    }
+
     fn subscribe(&self) -> Receiver<Changed> {
         let (tx, rx) = channel();
         self.subscribers
@@ -412,5 +400,6 @@ impl Collection for LocalCollection {
     }
 }
 
-/// Memories a cancellable scan checks between (the first chunk; later ones grow).
-const PROGRESS_CHUNK: usize = 16_384;
+/// Memories a cancellable scan checks between (the first chunk; later ones grow by
+/// four). Debug builds use small chunks so that tests on small collections cross them.
+const PROGRESS_CHUNK: usize = if cfg!(debug_assertions) { 16 } else { 16_384 };

@@ -1,0 +1,121 @@
+//! A collection that answers as the local one does except where a test makes it
+//! misbehave: a load held until the test lets it go, a load or a search that panics
+//! (as redb does on a damaged page), a refresh that fails.
+
+use memlens::collection::{
+    Changed, Collection, CollectionError, CollectionResult, Detail, History, LocalCollection,
+};
+use memlens::curate::{Applied, Change};
+use memlens::model::Memory;
+use memlens::review::{ReviewPage, ReviewRequest};
+use memlens::search::{Filters, Histogram, NumericField, SearchRequest, SearchResponse};
+use std::sync::Mutex;
+use std::sync::mpsc::Receiver;
+
+/// How a [`Hooked`] collection misbehaves.
+#[derive(Default)]
+pub struct Hooks {
+    /// The load waits for a message (or a hang-up) on this before it starts.
+    pub hold_load: Option<Mutex<Receiver<()>>>,
+    /// The load panics with this message.
+    pub load_panics: Option<&'static str>,
+    /// Every search and histogram panics with this message.
+    pub search_panics: Option<&'static str>,
+    /// Every refresh fails with this reason.
+    pub refresh_fails: Option<&'static str>,
+}
+
+/// The local collection with [`Hooks`].
+pub struct Hooked {
+    /// The collection that answers.
+    pub inner: LocalCollection,
+    /// How it misbehaves.
+    pub hooks: Hooks,
+}
+
+impl Hooked {
+    fn searching(&self) {
+        if let Some(message) = self.hooks.search_panics {
+            panic!("{message}");
+        }
+    }
+}
+
+impl Collection for Hooked {
+    fn search(&self, request: &SearchRequest) -> CollectionResult<SearchResponse> {
+        self.searching();
+        self.inner.search(request)
+    }
+    fn search_unless(
+        &self,
+        request: &SearchRequest,
+        superseded: &dyn Fn() -> bool,
+    ) -> CollectionResult<Option<SearchResponse>> {
+        self.searching();
+        self.inner.search_unless(request, superseded)
+    }
+    fn sample(&self, request: &SearchRequest, seed: u64) -> CollectionResult<SearchResponse> {
+        self.searching();
+        self.inner.sample(request, seed)
+    }
+    fn histogram(
+        &self,
+        filters: &Filters,
+        field: NumericField,
+        bins: usize,
+    ) -> CollectionResult<Histogram> {
+        self.searching();
+        self.inner.histogram(filters, field, bins)
+    }
+    fn facet_names(&self) -> CollectionResult<[Vec<String>; 3]> {
+        self.inner.facet_names()
+    }
+    fn get(&self, id: &str) -> CollectionResult<Option<Memory>> {
+        self.inner.get(id)
+    }
+    fn review(&self, request: &ReviewRequest) -> CollectionResult<ReviewPage> {
+        self.inner.review(request)
+    }
+    fn apply(&self, change: &Change) -> CollectionResult<Applied> {
+        self.inner.apply(change)
+    }
+    fn undo(&self) -> CollectionResult<Applied> {
+        self.inner.undo()
+    }
+    fn redo(&self) -> CollectionResult<Applied> {
+        self.inner.redo()
+    }
+    fn subscribe(&self) -> Receiver<Changed> {
+        self.inner.subscribe()
+    }
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn history(&self) -> History {
+        self.inner.history()
+    }
+    fn detail(&self, id: &str) -> CollectionResult<Option<Detail>> {
+        self.inner.detail(id)
+    }
+    fn track_read(&self, id: &str) -> CollectionResult<Memory> {
+        self.inner.track_read(id)
+    }
+    fn load(&self) -> CollectionResult<()> {
+        if let Some(gate) = &self.hooks.hold_load {
+            let _ = gate.lock().expect("gate").recv();
+        }
+        if let Some(message) = self.hooks.load_panics {
+            panic!("{message}");
+        }
+        self.inner.load()
+    }
+    fn version(&self) -> CollectionResult<u64> {
+        self.inner.version()
+    }
+    fn refresh(&self) -> CollectionResult<u64> {
+        match self.hooks.refresh_fails {
+            Some(reason) => Err(CollectionError::Damaged(reason.into())),
+            None => self.inner.refresh(),
+        }
+    }
+}
