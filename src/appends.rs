@@ -3,7 +3,7 @@
 //! here and go in through a redb cursor at the table's end, which packs them into full
 //! leaves with one update of the parent pages per megabyte.
 
-use crate::index::sealed::{self, Sealed, SealedBytes};
+use crate::schema::sealed::{self, Sealed, SealedBytes};
 use redb::Table;
 use std::ops::Bound;
 

@@ -18,6 +18,8 @@ pub mod paths;
 /// A hivelore project curated in place, its files the source of truth.
 pub mod project;
 pub mod review;
+/// The layout of the redb file, below the store and the index.
+pub mod schema;
 pub mod search;
 pub mod stable_hash;
 pub mod store;

@@ -6,7 +6,7 @@
 use super::sealed::{self, Sealed, SealedBuf};
 use crate::model::Memory;
 use crate::model::SESSION_RECAP;
-use crate::store::tables::META;
+use crate::schema::tables::META;
 use redb::{ReadableTable, StorageError, Table, TableDefinition, WriteTransaction};
 
 /// Chunk number (document / [`CHUNK_DOCS`]) → the packed rows of its documents.

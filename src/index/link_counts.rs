@@ -13,7 +13,7 @@ use super::SEARCH_DOCS;
 use super::columns::{self, CHUNK_DOCS, COLUMNS, Field, Values};
 use super::record::RecordView;
 use super::sealed::Sealed;
-use crate::store::tables::{BACKLINKS, IDS};
+use crate::schema::tables::{BACKLINKS, IDS};
 use redb::{ReadableTable, StorageError, Table, WriteTransaction};
 
 /// Beyond this many memories noted, the commit recounts every memory.

@@ -36,7 +36,7 @@ mod postings_flush;
 mod prepare;
 mod rebuild;
 pub mod record;
-pub mod sealed;
+pub use crate::schema::sealed;
 mod term_names;
 mod terms;
 pub mod tokenize;

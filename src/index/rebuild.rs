@@ -8,7 +8,7 @@ use super::haystacks::HAYSTACKS;
 use super::postings::POSTINGS;
 use super::{IndexEntry, PendingIndex, SEARCH_DOCS};
 use crate::parallel::in_parts;
-use crate::store::tables::{MEMORIES, META, decode};
+use crate::schema::tables::{MEMORIES, META, decode};
 use redb::{ReadTransaction, ReadableTable, StorageError, TableError, WriteTransaction};
 
 /// `META` key of the index version; present only when postings and facts are complete.

@@ -2,9 +2,9 @@
 //! [`SearchRequest`]s exactly as SPEC §3 defines them.
 
 use crate::index::haystacks::{ChunkCursor, HAYSTACKS};
-use crate::index::sealed::Sealed;
 use crate::index::tokenize::literal_words;
 use crate::index::{IndexEntry, RecordView, SEARCH_DOCS, each_memory_indexed};
+use crate::schema::sealed::Sealed;
 use crate::search::corpus::Corpus;
 use crate::search::engine;
 use crate::search::filter::CompiledFilters;

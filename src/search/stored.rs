@@ -117,7 +117,7 @@ impl Needs {
 /// for every slot in order, a chunk that is not stored reading as the field's default.
 fn walk(
     reader: &StoreReader,
-    table: &redb::ReadOnlyTable<(&'static str, u32), crate::index::sealed::Sealed>,
+    table: &redb::ReadOnlyTable<(&'static str, u32), crate::schema::sealed::Sealed>,
     docs: &Fixed<u32>,
     field: Field,
     mut f: impl FnMut(usize, &Values, usize, bool),
@@ -184,7 +184,7 @@ pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Co
 /// facts (a present memory without a type).
 fn fill(
     reader: &StoreReader,
-    table: &redb::ReadOnlyTable<(&'static str, u32), crate::index::sealed::Sealed>,
+    table: &redb::ReadOnlyTable<(&'static str, u32), crate::schema::sealed::Sealed>,
     docs: &Fixed<u32>,
     field: Field,
     c: &mut Corpus,
@@ -310,7 +310,7 @@ fn time_ranks(reader: &StoreReader, c: &Corpus) -> StoreResult<Vec<u32>> {
 
 fn txn_records(
     reader: &StoreReader,
-) -> StoreResult<redb::ReadOnlyTable<u32, crate::index::sealed::Sealed>> {
+) -> StoreResult<redb::ReadOnlyTable<u32, crate::schema::sealed::Sealed>> {
     reader
         .txn()
         .open_table(SEARCH_DOCS)

@@ -7,7 +7,7 @@
 use super::tables::{BACKLINKS, OLD_BACKLINKS, UNSEALED_BACKLINKS};
 use crate::commit::last_per_key;
 use crate::index::link_counts::LinkCountChanges;
-use crate::index::sealed::{IndexDamage, Sealed, SealedBuf, SealedBytes};
+use crate::schema::sealed::{IndexDamage, Sealed, SealedBuf, SealedBytes};
 use redb::{ReadableMultimapTable, ReadableTable, WriteTransaction};
 use std::ops::Bound;
 

@@ -6,7 +6,6 @@ mod changes;
 pub mod check;
 mod check_tables;
 mod checksums;
-mod compact;
 mod error;
 mod guard;
 mod links;
