@@ -427,7 +427,9 @@ fn columns_over_many_chunks_agree() {
 
 /// created_at years apart and nanoseconds apart at once: the persisted time order sorts
 /// by the top bits of the span first, so memories that share those bits (created within
-/// the same few milliseconds) must still come in nanosecond order, and exact ties by id.
+/// the same few milliseconds) must still come in nanosecond order, and exact ties by id
+/// (reversed in an ascending relevance order), also where one request reads no time
+/// ranks and orders the ties it keeps by their ids.
 #[test]
 fn memories_created_nanoseconds_apart_keep_their_time_order_across_years() {
     let base = 1_600_000_000_000_000_000i64;
@@ -437,21 +439,49 @@ fn memories_created_nanoseconds_apart_keep_their_time_order_across_years() {
             // clusters of 12 within a microsecond, some exactly tied, over five years
             let cluster = (i / 12) * 7919 % 50;
             let created = base + cluster * year / 10 + (i % 12) * 37 % 11 * 100 - (i % 3);
+            // and every seventh at one of three instants exactly
+            let created = if i % 7 == 0 {
+                base + (i % 3) * year
+            } else {
+                created
+            };
             let mut m = Memory::new(format!("t{:03}", (i * 389) % 600), "w", Timestamp(created));
             m.weight = SCORES[(i % 5) as usize];
             m
         })
         .collect();
     let (_dir, store) = store_with(&memories);
+    // every memory matches the query "w" equally well: the time order decides
+    // relevance too (reversed when ascending), and the weight order's ties
+    let query = |engine| SearchRequest {
+        query: "w".into(),
+        engine,
+        mode: BrowseMode::Relevance,
+        ..SearchRequest::default()
+    };
+    let shapes = [
+        SearchRequest {
+            mode: BrowseMode::Time,
+            ..SearchRequest::default()
+        },
+        SearchRequest {
+            mode: BrowseMode::Property(NumericField::Weight),
+            ..SearchRequest::default()
+        },
+        query(Engine::Literal),
+        query(Engine::Bm25),
+        query(Engine::Fuzzy),
+    ];
     let requests: Vec<SearchRequest> = [None, Some(Order::Asc)]
         .into_iter()
         .flat_map(|order| {
-            [0, 290].map(|offset| SearchRequest {
-                mode: BrowseMode::Time,
-                order,
-                offset,
-                limit: 300,
-                ..SearchRequest::default()
+            shapes.iter().flat_map(move |shape| {
+                [(0, 300), (290, 300), (5, 7)].map(|(offset, limit)| SearchRequest {
+                    order,
+                    offset,
+                    limit,
+                    ..shape.clone()
+                })
             })
         })
         .collect();

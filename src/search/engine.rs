@@ -212,14 +212,15 @@ impl EngineOutcome {
         req: &SearchRequest,
         ranking: Ranking,
         upto: usize,
-    ) -> Vec<Placed> {
+        ids: Option<order::IdOrder<'_>>,
+    ) -> Option<Vec<Placed>> {
         if let Some(best) = self.best {
-            return best.into_iter().take(upto).map(|m| (m, None)).collect();
+            return Some(best.into_iter().take(upto).map(|m| (m, None)).collect());
         }
-        let mut placed = order::arrange(c, self.matches, req.mode, req.order, true, upto);
+        let mut placed = order::arrange(c, self.matches, req.mode, req.order, true, upto, ids)?;
         if req.engine == Engine::Fuzzy && ranking == Ranking::Page && !c.stored_text {
             fuzzy::score_page(c, &req.query, &mut placed);
         }
-        placed
+        Some(placed)
     }
 }

@@ -73,10 +73,122 @@ fn rank(c: &Corpus, m: &Match) -> u32 {
     c.time_rank[m.slot as usize]
 }
 
-/// [`SortKey`]s of `field`'s order (time when `None`) in direction `order`.
-fn by_field(c: &Corpus, field: Option<NumericField>, order: Order) -> impl Fn(&Match) -> SortKey {
-    let key = FieldKey::new(c, field, order);
-    move |m| (key.of(c, m.slot as usize), rank(c, m))
+/// How the memories created at the same instant are put in id order when the corpus
+/// holds no time ranks (one read from the persisted index for one request): sorts the
+/// slots given by id, ascending; false when the ids cannot be read.
+pub(crate) type IdOrder<'a> = &'a dyn Fn(&mut [u32]) -> bool;
+
+/// The first `k` of `items` in the order of ascending `(primary, tie)` pairs, where the
+/// tie is the time order (created_at desc, id asc), or its reverse when `reversed`.
+/// With time ranks in the corpus the tie is the rank; without, it is created_at, and
+/// the ids of the few memories still tied among the first `k` are read through `ids`.
+/// `None` when those ids cannot be read.
+fn top(
+    c: &Corpus,
+    items: Vec<Match>,
+    k: usize,
+    primary: impl Fn(&Match) -> u64 + Sync,
+    reversed: bool,
+    ids: Option<IdOrder<'_>>,
+) -> Option<Vec<Match>> {
+    match ids.filter(|_| c.time_rank.is_empty()) {
+        None => Some(top_by_key(items, k, |m| {
+            let rank = rank(c, m);
+            (primary(m), if reversed { !rank } else { rank })
+        })),
+        Some(ids) => {
+            let key = |m: &Match| {
+                // created_at descending; ascending when reversed
+                let at = (c.created[m.slot as usize] as u64) ^ (1 << 63);
+                (primary(m), if reversed { at } else { !at })
+            };
+            top_unranked(&items, k, &key, reversed, ids)
+        }
+    }
+}
+
+/// [`top`] without time ranks: the first `k` by `key` (primary, created_at) with every
+/// memory tied with the `k`-th kept, then the runs still tied put in id order.
+fn top_unranked(
+    items: &[Match],
+    k: usize,
+    key: &(impl Fn(&Match) -> (u64, u64) + Sync),
+    reversed: bool,
+    ids: IdOrder<'_>,
+) -> Option<Vec<Match>> {
+    if k == 0 {
+        return Some(Vec::new());
+    }
+    let mut kept =
+        crate::parallel::in_parts(items.len(), |range| best_with_ties(&items[range], k, key));
+    cut_keeping_ties(&mut kept, k);
+    kept.sort_unstable_by_key(|e| (e.0, e.1.slot));
+    for run in kept.chunk_by_mut(|a, b| a.0 == b.0) {
+        if run.len() > 1 {
+            let mut slots: Vec<u32> = run.iter().map(|e| e.1.slot).collect();
+            if !ids(&mut slots) {
+                return None;
+            }
+            if reversed {
+                slots.reverse();
+            }
+            let mut place: Vec<(u32, usize)> =
+                slots.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+            place.sort_unstable();
+            let at = |slot: u32| {
+                place
+                    .binary_search_by_key(&slot, |p| p.0)
+                    .map_or(0, |i| place[i].1)
+            };
+            run.sort_by_key(|e| at(e.1.slot));
+        }
+    }
+    kept.truncate(k);
+    Some(kept.into_iter().map(|(_, m)| m).collect())
+}
+
+/// Keyed items holding the first `k` of `items` by `key` and every item whose key
+/// equals the `k`-th's: [`best_of`] that keeps the ties at the cut.
+fn best_with_ties(
+    items: &[Match],
+    k: usize,
+    key: &impl Fn(&Match) -> (u64, u64),
+) -> Vec<((u64, u64), Match)> {
+    let mut kept: Vec<((u64, u64), Match)> = Vec::with_capacity(2 * k.min(items.len()));
+    let mut worst: Option<(u64, u64)> = None;
+    let mut cut_at = 2 * k;
+    for m in items {
+        let m_key = key(m);
+        if worst.is_some_and(|w| m_key > w) {
+            continue;
+        }
+        kept.push((m_key, *m));
+        if kept.len() >= cut_at {
+            worst = cut_keeping_ties(&mut kept, k);
+            // many ties at the cut: cut again only once the buffer has doubled
+            cut_at = (2 * kept.len()).max(2 * k);
+        }
+    }
+    kept
+}
+
+/// Cuts `kept` to its first `k` by key and every item tied with the `k`-th; returns
+/// that key.
+fn cut_keeping_ties(kept: &mut Vec<((u64, u64), Match)>, k: usize) -> Option<(u64, u64)> {
+    if kept.len() <= k {
+        return None;
+    }
+    kept.select_nth_unstable_by_key(k - 1, |e| e.0);
+    let kth = kept[k - 1].0;
+    let mut i = k;
+    while i < kept.len() {
+        if kept[i].0 == kth {
+            i += 1;
+        } else {
+            kept.swap_remove(i);
+        }
+    }
+    Some(kth)
 }
 
 /// How the key of a field's order is read for each memory: the key's ascending order
@@ -146,6 +258,8 @@ pub(crate) fn sort_field(mode: BrowseMode) -> Option<NumericField> {
 
 /// Puts `matches` in the order of `mode` far enough that the first `upto` are final;
 /// `relevance` says whether a query ranked them (without one, relevance is time).
+/// `ids` orders memories created at the same instant when the corpus holds no time
+/// ranks; `None` when they cannot be read.
 pub(crate) fn arrange(
     c: &Corpus,
     matches: Vec<Match>,
@@ -153,24 +267,40 @@ pub(crate) fn arrange(
     order: Option<Order>,
     relevance: bool,
     upto: usize,
-) -> Vec<Placed> {
+    ids: Option<IdOrder<'_>>,
+) -> Option<Vec<Placed>> {
     let order = order.unwrap_or(Order::Desc);
     let top = match mode {
-        // score desc then rank asc; ascending reverses both
-        BrowseMode::Relevance if relevance => top_by_key(matches, upto, |m| match order {
-            Order::Desc => (!ordered_bits(m.score), rank(c, m)),
-            Order::Asc => (ordered_bits(m.score), !rank(c, m)),
-        }),
-        BrowseMode::Relevance | BrowseMode::Time => {
-            top_by_key(matches, upto, by_field(c, None, order))
+        // score desc then time order; ascending reverses both
+        BrowseMode::Relevance if relevance => {
+            let asc = order == Order::Asc;
+            let score = |m: &Match| match asc {
+                false => !ordered_bits(m.score),
+                true => ordered_bits(m.score),
+            };
+            top(c, matches, upto, score, asc, ids)?
         }
-        BrowseMode::Discovery => return discovery(c, matches, order),
+        BrowseMode::Relevance | BrowseMode::Time => by_field(c, matches, None, order, upto, ids)?,
+        BrowseMode::Discovery => return discovery(c, matches, order, upto, ids),
         _ => {
             let field = sort_field(mode).unwrap_or(NumericField::CreatedAt);
-            top_by_key(matches, upto, by_field(c, Some(field), order))
+            by_field(c, matches, Some(field), order, upto, ids)?
         }
     };
-    top.into_iter().map(|m| (m, None)).collect()
+    Some(top.into_iter().map(|m| (m, None)).collect())
+}
+
+/// The first `k` of `items` in `field`'s order (time when `None`) in direction `order`.
+fn by_field(
+    c: &Corpus,
+    items: Vec<Match>,
+    field: Option<NumericField>,
+    order: Order,
+    k: usize,
+    ids: Option<IdOrder<'_>>,
+) -> Option<Vec<Match>> {
+    let key = FieldKey::new(c, field, order);
+    top(c, items, k, |m| key.of(c, m.slot as usize), false, ids)
 }
 
 /// A key whose unsigned order is the order of `v` (−0.0 and 0.0 equal).
@@ -269,18 +399,22 @@ pub(crate) fn repermuted(
 }
 
 /// Rated pool by rating, discovery pool by time; every fifth position (p + 1 divisible
-/// by 5) comes from the discovery pool; when one pool runs out the other fills.
-fn discovery(c: &Corpus, matches: Vec<Match>, order: Order) -> Vec<Placed> {
+/// by 5) comes from the discovery pool; when one pool runs out the other fills. The
+/// first `upto` places take at most `upto` of each pool, so only those are ordered.
+fn discovery(
+    c: &Corpus,
+    matches: Vec<Match>,
+    order: Order,
+    upto: usize,
+    ids: Option<IdOrder<'_>>,
+) -> Option<Vec<Placed>> {
     let (rated, fresh): (Vec<Match>, Vec<Match>) = matches
         .into_iter()
         .partition(|m| c.rating_count[m.slot as usize] >= RATED_THRESHOLD);
-    let rated = top_by_key(
-        rated,
-        usize::MAX,
-        by_field(c, Some(NumericField::RatingBayesian), order),
-    );
-    let fresh = top_by_key(fresh, usize::MAX, by_field(c, None, order));
-    interleave(rated.into_iter(), fresh.into_iter(), usize::MAX)
+    let by_rating = Some(NumericField::RatingBayesian);
+    let rated = by_field(c, rated, by_rating, order, upto, ids)?;
+    let fresh = by_field(c, fresh, None, order, upto, ids)?;
+    Some(interleave(rated.into_iter(), fresh.into_iter(), upto))
 }
 
 /// True when a memory belongs to the rated pool of discovery mode.

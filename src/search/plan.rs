@@ -50,6 +50,7 @@ pub fn from_stored(
     let mut needs = Needs::default();
     needs.filters(&req.filters);
     needs.mode(Searcher::effective_mode(req));
+    needs.engine(req);
     let Some(corpus) = stored::load(reader, &needs)? else {
         return Ok(None);
     };
@@ -75,6 +76,7 @@ pub fn matching(index: Index<'_>, req: &SearchRequest) -> StoreResult<Vec<u32>> 
             let mut needs = Needs::default();
             needs.filters(&req.filters);
             needs.mode(crate::search::BrowseMode::Time);
+            needs.engine(req);
             let docs = match stored::load(reader, &needs)? {
                 Some(corpus) => {
                     Searcher::with(corpus, None, reader.path()).matching_docs(Some(reader), req)

@@ -69,7 +69,8 @@ impl Searcher {
                     notice: None,
                     quality: found.quality,
                     scored: fuzzy,
-                    placed: found.page_so_far().place(c, req, ranking, upto),
+                    // a loaded corpus holds its time ranks: placing never needs the ids
+                    placed: found.page_so_far().place(c, req, ranking, upto, None)?,
                 };
                 let partial = self.respond(answer, req.offset, upto);
                 let progress = Progress {
@@ -103,7 +104,7 @@ impl Searcher {
             notice: outcome.notice,
             quality: outcome.quality,
             scored: outcome.scored,
-            placed: outcome.place(c, req, ranking, upto),
+            placed: outcome.place(c, req, ranking, upto, None)?,
         };
         Some(self.respond(answer, req.offset, upto))
     }

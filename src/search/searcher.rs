@@ -318,6 +318,12 @@ impl Searcher {
         let selection = self.select(&req.filters);
         let (set, member) = (&selection.set, &selection.member);
         let upto = req.offset.saturating_add(req.limit);
+        // a corpus read for one request has no time ranks: memories created at the
+        // same instant among the first `upto` are put in id order from the snapshot
+        let by_id = |slots: &mut [u32]| {
+            snapshot.is_some_and(|r| super::stored::sort_by_id(r, c, slots).is_ok())
+        };
+        let ids: Option<order::IdOrder<'_>> = Some(&by_id);
         if req.query.trim().is_empty() {
             let placed = if !c.stored_text {
                 self.browse(member, req.mode, req.order, upto)
@@ -325,7 +331,7 @@ impl Searcher {
                 // one request over a corpus read for it: no order of the whole
                 // collection is worth sorting and keeping
                 let all = set.iter().map(|&slot| engine::Match { slot, score: 0.0 });
-                order::arrange(c, all.collect(), req.mode, req.order, false, upto)
+                order::arrange(c, all.collect(), req.mode, req.order, false, upto, ids)?
             };
             let answer = Answer {
                 total: set.len(),
@@ -358,7 +364,7 @@ impl Searcher {
             notice: o.notice,
             quality: o.quality,
             scored: o.scored,
-            placed: o.place(c, req, ranking, upto),
+            placed: o.place(c, req, ranking, upto, ids)?,
         };
         Some(self.respond_on(snapshot, answer, req.offset, upto))
     }

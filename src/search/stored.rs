@@ -23,6 +23,9 @@ use foldhash::HashSet;
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Needs {
     fields: HashSet<Field>,
+    /// Whether the engine reads every memory's time rank (fuzzy ranks by it as it
+    /// scans); the orders do without, reading the ids of tied memories instead.
+    time_ranks: bool,
 }
 
 impl Needs {
@@ -105,6 +108,13 @@ impl Needs {
         }
     }
 
+    /// What the engine of `req` reads beside the haystacks.
+    pub(crate) fn engine(&mut self, req: &crate::search::SearchRequest) {
+        if req.engine == crate::search::Engine::Fuzzy && !req.query.trim().is_empty() {
+            self.time_ranks = true;
+        }
+    }
+
     /// The names of the filter panel's choices (types, tags, modules).
     pub(crate) fn facets(&mut self) {
         self.fields.insert(Field::Tags);
@@ -176,7 +186,9 @@ pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Co
     if !whole {
         return Ok(None);
     }
-    c.time_rank = time_ranks(reader, &c)?;
+    if needs.time_ranks {
+        c.time_rank = time_ranks(reader, &c)?;
+    }
     Ok(Some(c))
 }
 
@@ -276,36 +288,50 @@ fn fill(
 /// search records) only for memories created at the same instant as another.
 fn time_ranks(reader: &StoreReader, c: &Corpus) -> StoreResult<Vec<u32>> {
     let records = txn_records(reader)?;
-    let order = by_time(&c.created, |tied| {
-        let mut named: Vec<(String, u32)> = Vec::with_capacity(tied.len());
-        for &slot in tied.iter() {
-            let doc = c.docs[slot as usize];
-            let id = match records.get(doc).map_err(|e| storage(reader, e))? {
-                Some(bytes) => {
-                    let payload = bytes
-                        .value()
-                        .open(&doc)
-                        .map_err(|e| storage(reader, redb::StorageError::from(e)))?;
-                    RecordView::parse(payload).map(|r| r.id.to_string())
-                }
-                None => None,
-            };
-            let id = match id {
-                Some(id) => id,
-                None => reader
-                    .get_doc(doc)?
-                    .map(|m| m.id)
-                    .ok_or_else(|| crate::store::StoreError::corrupt_record(reader.path(), doc))?,
-            };
-            named.push((id, slot));
-        }
-        named.sort_unstable();
-        for (place, (_, slot)) in tied.iter_mut().zip(named) {
-            *place = slot;
-        }
-        Ok(())
-    })?;
+    let order = by_time(&c.created, |tied| by_id_in(reader, &records, c, tied))?;
     Ok(ranks(&order))
+}
+
+/// Sorts `slots` by the ids of their memories, ascending (read from the search
+/// records, or the memory when a record is missing).
+pub(crate) fn sort_by_id(reader: &StoreReader, c: &Corpus, slots: &mut [u32]) -> StoreResult<()> {
+    by_id_in(reader, &txn_records(reader)?, c, slots)
+}
+
+/// [`sort_by_id`] with the search records open.
+fn by_id_in(
+    reader: &StoreReader,
+    records: &redb::ReadOnlyTable<u32, crate::index::sealed::Sealed>,
+    c: &Corpus,
+    slots: &mut [u32],
+) -> StoreResult<()> {
+    let mut named: Vec<(String, u32)> = Vec::with_capacity(slots.len());
+    for &slot in slots.iter() {
+        let doc = c.docs[slot as usize];
+        let id = match records.get(doc).map_err(|e| storage(reader, e))? {
+            Some(bytes) => {
+                let payload = bytes
+                    .value()
+                    .open(&doc)
+                    .map_err(|e| storage(reader, redb::StorageError::from(e)))?;
+                RecordView::parse(payload).map(|r| r.id.to_string())
+            }
+            None => None,
+        };
+        let id = match id {
+            Some(id) => id,
+            None => reader
+                .get_doc(doc)?
+                .map(|m| m.id)
+                .ok_or_else(|| crate::store::StoreError::corrupt_record(reader.path(), doc))?,
+        };
+        named.push((id, slot));
+    }
+    named.sort_unstable();
+    for (place, (_, slot)) in slots.iter_mut().zip(named) {
+        *place = slot;
+    }
+    Ok(())
 }
 
 fn txn_records(
