@@ -217,7 +217,15 @@ impl EngineOutcome {
         if let Some(best) = self.best {
             return Some(best.into_iter().take(upto).map(|m| (m, None)).collect());
         }
-        let mut placed = order::arrange(c, self.matches, req.mode, req.order, true, upto, ids)?;
+        let mut placed = order::arrange(
+            c,
+            order::Matched::Scored(self.matches),
+            req.mode,
+            req.order,
+            true,
+            upto,
+            ids,
+        )?;
         if req.engine == Engine::Fuzzy && ranking == Ranking::Page && !c.stored_text {
             fuzzy::score_page(c, &req.query, &mut placed);
         }

@@ -73,6 +73,61 @@ fn rank(c: &Corpus, m: &Match) -> u32 {
     c.time_rank[m.slot as usize]
 }
 
+/// The memories to put in order: the matches of a query, or the slots a browse keeps
+/// (each with score 0), which are ordered without being copied into matches.
+pub(crate) enum Matched<'a> {
+    /// A query's matches.
+    Scored(Vec<Match>),
+    /// The slots a browse keeps.
+    Slots(std::borrow::Cow<'a, [u32]>),
+}
+
+impl Matched<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Matched::Scored(m) => m.len(),
+            Matched::Slots(s) => s.len(),
+        }
+    }
+
+    #[inline]
+    fn at(&self, i: usize) -> Match {
+        match self {
+            Matched::Scored(m) => m[i],
+            Matched::Slots(s) => Match {
+                slot: s[i],
+                score: 0.0,
+            },
+        }
+    }
+
+    fn into_matches(self) -> Vec<Match> {
+        match self {
+            Matched::Scored(m) => m,
+            Matched::Slots(s) => (0..s.len())
+                .map(|i| Match {
+                    slot: s[i],
+                    score: 0.0,
+                })
+                .collect(),
+        }
+    }
+
+    /// The memories whose slot `keep` admits, and the others.
+    fn partition(self, keep: impl Fn(u32) -> bool) -> (Matched<'static>, Matched<'static>) {
+        match self {
+            Matched::Scored(m) => {
+                let (a, b) = m.into_iter().partition(|m| keep(m.slot));
+                (Matched::Scored(a), Matched::Scored(b))
+            }
+            Matched::Slots(s) => {
+                let (a, b): (Vec<u32>, Vec<u32>) = s.iter().partition(|&&slot| keep(slot));
+                (Matched::Slots(a.into()), Matched::Slots(b.into()))
+            }
+        }
+    }
+}
+
 /// How the memories created at the same instant are put in id order when the corpus
 /// holds no time ranks (one read from the persisted index for one request): sorts the
 /// slots given by id, ascending; false when the ids cannot be read.
@@ -85,14 +140,14 @@ pub(crate) type IdOrder<'a> = &'a dyn Fn(&mut [u32]) -> bool;
 /// `None` when those ids cannot be read.
 fn top(
     c: &Corpus,
-    items: Vec<Match>,
+    items: Matched<'_>,
     k: usize,
     primary: impl Fn(&Match) -> u64 + Sync,
     reversed: bool,
     ids: Option<IdOrder<'_>>,
 ) -> Option<Vec<Match>> {
     match ids.filter(|_| c.time_rank.is_empty()) {
-        None => Some(top_by_key(items, k, |m| {
+        None => Some(top_by_key(items.into_matches(), k, |m| {
             let rank = rank(c, m);
             (primary(m), if reversed { !rank } else { rank })
         })),
@@ -110,7 +165,7 @@ fn top(
 /// [`top`] without time ranks: the first `k` by `key` (primary, created_at) with every
 /// memory tied with the `k`-th kept, then the runs still tied put in id order.
 fn top_unranked(
-    items: &[Match],
+    items: &Matched<'_>,
     k: usize,
     key: &(impl Fn(&Match) -> (u64, u64) + Sync),
     reversed: bool,
@@ -120,7 +175,7 @@ fn top_unranked(
         return Some(Vec::new());
     }
     let mut kept =
-        crate::parallel::in_parts(items.len(), |range| best_with_ties(&items[range], k, key));
+        crate::parallel::in_parts(items.len(), |range| best_with_ties(items, range, k, key));
     cut_keeping_ties(&mut kept, k);
     kept.sort_unstable_by_key(|e| (e.0, e.1.slot));
     for run in kept.chunk_by_mut(|a, b| a.0 == b.0) {
@@ -150,19 +205,20 @@ fn top_unranked(
 /// Keyed items holding the first `k` of `items` by `key` and every item whose key
 /// equals the `k`-th's: [`best_of`] that keeps the ties at the cut.
 fn best_with_ties(
-    items: &[Match],
+    items: &Matched<'_>,
+    range: std::ops::Range<usize>,
     k: usize,
     key: &impl Fn(&Match) -> (u64, u64),
 ) -> Vec<((u64, u64), Match)> {
-    let mut kept: Vec<((u64, u64), Match)> = Vec::with_capacity(2 * k.min(items.len()));
+    let mut kept: Vec<((u64, u64), Match)> = Vec::with_capacity(2 * k.min(range.len()));
     let mut worst: Option<(u64, u64)> = None;
     let mut cut_at = 2 * k;
-    for m in items {
-        let m_key = key(m);
+    for m in range.map(|i| items.at(i)) {
+        let m_key = key(&m);
         if worst.is_some_and(|w| m_key > w) {
             continue;
         }
-        kept.push((m_key, *m));
+        kept.push((m_key, m));
         if kept.len() >= cut_at {
             worst = cut_keeping_ties(&mut kept, k);
             // many ties at the cut: cut again only once the buffer has doubled
@@ -262,7 +318,7 @@ pub(crate) fn sort_field(mode: BrowseMode) -> Option<NumericField> {
 /// ranks; `None` when they cannot be read.
 pub(crate) fn arrange(
     c: &Corpus,
-    matches: Vec<Match>,
+    matches: Matched<'_>,
     mode: BrowseMode,
     order: Option<Order>,
     relevance: bool,
@@ -293,7 +349,7 @@ pub(crate) fn arrange(
 /// The first `k` of `items` in `field`'s order (time when `None`) in direction `order`.
 fn by_field(
     c: &Corpus,
-    items: Vec<Match>,
+    items: Matched<'_>,
     field: Option<NumericField>,
     order: Order,
     k: usize,
@@ -403,14 +459,12 @@ pub(crate) fn repermuted(
 /// first `upto` places take at most `upto` of each pool, so only those are ordered.
 fn discovery(
     c: &Corpus,
-    matches: Vec<Match>,
+    matches: Matched<'_>,
     order: Order,
     upto: usize,
     ids: Option<IdOrder<'_>>,
 ) -> Option<Vec<Placed>> {
-    let (rated, fresh): (Vec<Match>, Vec<Match>) = matches
-        .into_iter()
-        .partition(|m| c.rating_count[m.slot as usize] >= RATED_THRESHOLD);
+    let (rated, fresh) = matches.partition(|slot| is_rated(c, slot));
     let by_rating = Some(NumericField::RatingBayesian);
     let rated = by_field(c, rated, by_rating, order, upto, ids)?;
     let fresh = by_field(c, fresh, None, order, upto, ids)?;

@@ -330,8 +330,8 @@ impl Searcher {
             } else {
                 // one request over a corpus read for it: no order of the whole
                 // collection is worth sorting and keeping
-                let all = set.iter().map(|&slot| engine::Match { slot, score: 0.0 });
-                order::arrange(c, all.collect(), req.mode, req.order, false, upto, ids)?
+                let all = order::Matched::Slots(set.into());
+                order::arrange(c, all, req.mode, req.order, false, upto, ids)?
             };
             let answer = Answer {
                 total: set.len(),
