@@ -530,21 +530,82 @@ pub fn decode(bytes: &[u8]) -> Option<Values> {
             Values::Names(dict, v)
         }
         6 => {
-            let dict = r.dict()?;
-            let mut v = Vec::with_capacity(N);
-            for _ in 0..N {
-                let len = r.u16()?;
-                let list: Vec<u16> = (0..len).map(|_| r.u16()).collect::<Option<_>>()?;
-                list.iter()
-                    .all(|&n| (n as usize) < dict.0.len())
-                    .then_some(())?;
-                v.push(list);
-            }
-            Values::Lists(dict, v)
+            let chunk = lists(&mut r)?;
+            let nested = (0..N).map(|i| chunk.lists.of(i).to_vec()).collect();
+            Values::Lists(chunk.dict, nested)
         }
         _ => return None,
     };
     r.0.is_empty().then_some(values)
+}
+
+/// A chunk's lists of names held flat: document `i`'s names are
+/// `names[starts[i]..starts[i + 1]]` (no allocation per document).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FlatLists {
+    starts: Vec<u32>,
+    names: Vec<u16>,
+}
+
+impl FlatLists {
+    /// The names of document `i` of the chunk, as positions in its dictionary.
+    pub fn of(&self, i: usize) -> &[u16] {
+        match (self.starts.get(i), self.starts.get(i + 1)) {
+            (Some(&lo), Some(&hi)) => &self.names[lo as usize..hi as usize],
+            _ => &[],
+        }
+    }
+}
+
+/// A stored chunk of a list column, read flat.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListChunk {
+    /// The names the lists refer to.
+    pub dict: Dict,
+    /// Each document's list.
+    pub lists: FlatLists,
+}
+
+/// The dictionary and lists of a stored list chunk, after its tag; `None` when damaged.
+fn lists(r: &mut Bytes<'_>) -> Option<ListChunk> {
+    let dict = r.dict()?;
+    let mut flat = FlatLists {
+        starts: Vec::with_capacity(N + 1),
+        names: Vec::new(),
+    };
+    flat.starts.push(0);
+    for _ in 0..N {
+        let len = r.u16()?;
+        for _ in 0..len {
+            let n = r.u16()?;
+            ((n as usize) < dict.0.len()).then_some(())?;
+            flat.names.push(n);
+        }
+        flat.starts.push(flat.names.len() as u32);
+    }
+    Some(ListChunk { dict, lists: flat })
+}
+
+/// Calls `f(chunk, its lists)` for every stored chunk of the list column
+/// `field` (the tags), in chunk order, without a list per document.
+pub fn for_each_list<T: ReadableTable<(&'static str, u32), Sealed>>(
+    table: &T,
+    field: Field,
+    mut f: impl FnMut(u32, &ListChunk),
+) -> Result<(), StorageError> {
+    let name = field.name();
+    for entry in table.range((name, 0)..=(name, u32::MAX))? {
+        let (key, bytes) = entry?;
+        let chunk = key.value().1;
+        let payload = bytes.value().open(&(name, chunk))?;
+        let mut r = Bytes(payload);
+        let read = match r.take(1) {
+            Some([6]) => lists(&mut r).filter(|_| r.0.is_empty()),
+            _ => None,
+        };
+        f(chunk, &read.ok_or_else(|| damaged(field, chunk))?);
+    }
+    Ok(())
 }
 
 fn damaged(field: Field, chunk: u32) -> StorageError {

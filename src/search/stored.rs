@@ -130,14 +130,28 @@ fn walk(
     table: &redb::ReadOnlyTable<(&'static str, u32), crate::schema::sealed::Sealed>,
     docs: &Fixed<u32>,
     field: Field,
-    mut f: impl FnMut(usize, &Values, usize, bool),
+    f: impl FnMut(usize, &Values, usize, bool),
 ) -> StoreResult<()> {
-    let empty = columns::empty(field);
+    let chunks = |each: &mut dyn FnMut(u32, &Values)| {
+        columns::for_each(table, field, |chunk, values| each(chunk, values))
+    };
+    walk_chunks(reader, docs, &columns::empty(field), chunks, f)
+}
+
+/// [`walk`] over chunks of any kind that `chunks` reads, `empty` standing for a chunk
+/// not stored.
+fn walk_chunks<V>(
+    reader: &StoreReader,
+    docs: &Fixed<u32>,
+    empty: &V,
+    chunks: impl FnOnce(&mut dyn FnMut(u32, &V)) -> Result<(), redb::StorageError>,
+    mut f: impl FnMut(usize, &V, usize, bool),
+) -> StoreResult<()> {
     let mut slot = 0;
     let per = columns::CHUNK_DOCS;
-    columns::for_each(table, field, |chunk, values| {
+    chunks(&mut |chunk, values| {
         while slot < docs.len() && docs[slot] / per < chunk {
-            f(slot, &empty, (docs[slot] % per) as usize, true);
+            f(slot, empty, (docs[slot] % per) as usize, true);
             slot += 1;
         }
         let mut first = true;
@@ -149,7 +163,7 @@ fn walk(
     })
     .map_err(|e| storage(reader, e))?;
     while slot < docs.len() {
-        f(slot, &empty, (docs[slot] % per) as usize, true);
+        f(slot, empty, (docs[slot] % per) as usize, true);
         slot += 1;
     }
     Ok(())
@@ -180,7 +194,10 @@ pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Co
     fields.sort_by_key(|f| f.name());
     fields.dedup();
     for field in fields {
-        whole &= fill(reader, &table, &docs, field, &mut c)?;
+        whole &= match field {
+            Field::Tags => fill_tags(reader, &table, &docs, &mut c)?,
+            _ => fill(reader, &table, &docs, field, &mut c)?,
+        };
     }
     c.docs = docs;
     if !whole {
@@ -190,6 +207,29 @@ pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Co
         c.time_rank = time_ranks(reader, &c)?;
     }
     Ok(Some(c))
+}
+
+/// Fills the corpus's tags, reading each chunk's lists flat (no list per memory).
+fn fill_tags(
+    reader: &StoreReader,
+    table: &redb::ReadOnlyTable<(&'static str, u32), crate::schema::sealed::Sealed>,
+    docs: &Fixed<u32>,
+    c: &mut Corpus,
+) -> StoreResult<bool> {
+    let chunks = |each: &mut dyn FnMut(u32, &columns::ListChunk)| {
+        columns::for_each_list(table, Field::Tags, |chunk, lists| each(chunk, lists))
+    };
+    let mut numbers: Vec<u32> = Vec::new();
+    let empty = columns::ListChunk::default();
+    walk_chunks(reader, docs, &empty, chunks, |_, chunk, at, fresh| {
+        if fresh {
+            numbers = chunk.dict.0.iter().map(|n| c.tag_names.intern(n)).collect();
+        }
+        c.tags
+            .extend(chunk.lists.of(at).iter().map(|&n| numbers[n as usize]));
+        c.tag_starts.push(c.tags.len());
+    })?;
+    Ok(true)
 }
 
 /// Fills the corpus column of `field`; false when a stored value contradicts the
@@ -228,13 +268,6 @@ fn fill(
                 } else {
                     c.module.push(n);
                 }
-            }
-            (Field::Tags, Values::Lists(dict, v)) => {
-                if fresh {
-                    numbers = dict.0.iter().map(|n| c.tag_names.intern(n)).collect();
-                }
-                c.tags.extend(v[at].iter().map(|&n| numbers[n as usize]));
-                c.tag_starts.push(c.tags.len());
             }
             (Field::Scope, Values::Codes(v)) => match Scope::ALL.get(v[at] as usize) {
                 Some(s) => c.scope.push(*s),
