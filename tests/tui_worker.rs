@@ -246,6 +246,36 @@ fn a_panic_in_a_store_call_answers_with_the_damage() {
     });
 }
 
+/// A newer request stops the search it supersedes: the long search answers nothing
+/// (its scan asked whether it was superseded and stopped), the newer one answers.
+#[test]
+fn a_newer_search_stops_the_one_it_supersedes() {
+    let f = fixture();
+    runtime().block_on(async {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let long = f.hooked(Hooks {
+            long_query: Some("long scan"),
+            ..Hooks::default()
+        });
+        let worker = Worker::spawn(long, tx);
+        worker.send(request("long scan", 1));
+        // let the long search start before the newer one is asked for
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        worker.send(request("ledger", 2));
+        let answered = next(&mut rx, |a| match a {
+            Action::SearchDone { generation: 1, .. } => panic!("the superseded search answered"),
+            Action::SearchDone {
+                generation: 2,
+                response,
+                ..
+            } => Some(response),
+            _ => None,
+        })
+        .await;
+        assert!(answered.total > 0);
+    });
+}
+
 #[test]
 fn a_store_call_that_runs_long_is_reported_as_a_wait() {
     let f = fixture();

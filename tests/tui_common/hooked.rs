@@ -1,6 +1,7 @@
 //! A collection that answers as the local one does except where a test makes it
 //! misbehave: a load held until the test lets it go, a load or a search that panics
-//! (as redb does on a damaged page), a refresh that fails.
+//! (as redb does on a damaged page), a refresh that fails, a search that runs until a
+//! newer request stops it.
 
 use memlens::collection::{
     Changed, Collection, CollectionError, CollectionResult, Detail, History, LocalCollection,
@@ -23,6 +24,9 @@ pub struct Hooks {
     pub search_panics: Option<&'static str>,
     /// Every refresh fails with this reason.
     pub refresh_fails: Option<&'static str>,
+    /// A search for this query runs until a newer request supersedes it, as a long
+    /// scan would, and then stops; not superseded within ten seconds, it answers.
+    pub long_query: Option<&'static str>,
 }
 
 /// The local collection with [`Hooks`].
@@ -52,6 +56,16 @@ impl Collection for Hooked {
         superseded: &dyn Fn() -> bool,
     ) -> CollectionResult<Option<SearchResponse>> {
         self.searching();
+        if self.hooks.long_query == Some(request.query.as_str()) {
+            let started = std::time::Instant::now();
+            while started.elapsed() < std::time::Duration::from_secs(10) {
+                if superseded() {
+                    return Ok(None);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            // never superseded: it answers, as a scan that ran to its end does
+        }
         self.inner.search_unless(request, superseded)
     }
     fn sample(&self, request: &SearchRequest, seed: u64) -> CollectionResult<SearchResponse> {
