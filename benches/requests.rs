@@ -7,7 +7,10 @@
 //! Run: `MEMLENS_BENCH_N=100000 cargo bench --bench requests` (1000000 for 1M);
 //! `MEMLENS_BENCH_RUNS` repetitions per row (default 5). Each process runs under
 //! `/usr/bin/time -f %M` for its peak resident memory; a row gives the medians.
+//! `MEMLENS_BENCH_ROWS=T` runs only the rows named with `T` (`keys`: the keys pressed
+//! while the index loads). `MEMLENS_BENCH_DIR=D` keeps the corpus and both stores in `D` and reuses them.
 
+use memlens::collection::{Collection, LocalCollection};
 use memlens::corpus::{CorpusSpec, generate};
 use memlens::model::Composite;
 use memlens::model::derived::bayesian_rating;
@@ -17,6 +20,7 @@ use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const MEMLENS: &str = env!("CARGO_BIN_EXE_memlens");
@@ -309,35 +313,58 @@ fn rows(tag: &str) -> Vec<Row> {
     ]
 }
 
-fn main() {
-    let n = env_usize("MEMLENS_BENCH_N", 100_000);
-    let runs = env_usize("MEMLENS_BENCH_RUNS", 5);
-    let dir = tempfile::tempdir().expect("temp dir");
+/// Writes the corpus, imports it into memlens and loads it into SQLite; returns the tag
+/// the tag row filters on.
+fn prepare(dir: &Path, n: usize) -> String {
     let started = Instant::now();
-    let tag = write_corpus(dir.path(), n);
+    let tag = write_corpus(dir, n);
     println!(
         "corpus of {n} written in {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    let store = dir.path().join("m.redb");
-    let db = dir.path().join("m.sqlite");
     let import = Command::new(MEMLENS)
         .arg("--db")
-        .arg(&store)
+        .arg(dir.join("m.redb"))
         .args(["import", "--format", "jsonl"])
-        .arg(dir.path().join("m.jsonl"))
+        .arg(dir.join("m.jsonl"))
         .stdout(Stdio::null())
         .status()
         .expect("memlens import");
     assert!(import.success(), "memlens import failed");
-    let sql = std::fs::File::open(dir.path().join("m.sql")).expect("sql");
+    let sql = std::fs::File::open(dir.join("m.sql")).expect("sql");
     let load = Command::new("sqlite3")
-        .arg(&db)
+        .arg(dir.join("m.sqlite"))
         .stdin(sql)
         .stdout(Stdio::null())
         .status()
         .expect("sqlite3 (apt-get install sqlite3)");
     assert!(load.success(), "sqlite3 load failed");
+    tag
+}
+
+fn main() {
+    let n = env_usize("MEMLENS_BENCH_N", 100_000);
+    let runs = env_usize("MEMLENS_BENCH_RUNS", 5);
+    // MEMLENS_BENCH_DIR keeps the stores there and reuses them on the next run
+    let kept = std::env::var_os("MEMLENS_BENCH_DIR").map(std::path::PathBuf::from);
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = kept.as_deref().unwrap_or(temp.path());
+    std::fs::create_dir_all(dir).expect("bench dir");
+    let store = dir.join("m.redb");
+    let db = dir.join("m.sqlite");
+    let started = Instant::now();
+    let tag = match std::fs::read_to_string(dir.join("tag")) {
+        Ok(tag) if store.exists() && db.exists() => {
+            println!("stores of {n} memories reused from {}", dir.display());
+            tag
+        }
+        _ => {
+            let _ = (std::fs::remove_file(&store), std::fs::remove_file(&db));
+            let tag = prepare(dir, n);
+            std::fs::write(dir.join("tag"), &tag).expect("tag");
+            tag
+        }
+    };
     println!("stores ready in {:.1} s", started.elapsed().as_secs_f64());
     let store_arg = store.to_string_lossy().to_string();
     let db_arg = db.to_string_lossy().to_string();
@@ -345,7 +372,10 @@ fn main() {
         "\n| request ({n} memories) | memlens ms | SQLite ms | ratio | memlens peak MiB | SQLite peak MiB |"
     );
     println!("|---|---|---|---|---|---|");
-    for row in rows(&tag) {
+    // MEMLENS_BENCH_ROWS=text runs only the rows whose name holds `text` ("keys": only
+    // the keys pressed during the load)
+    let only = std::env::var("MEMLENS_BENCH_ROWS").unwrap_or_default();
+    for row in rows(&tag).into_iter().filter(|r| r.name.contains(&only)) {
         let mut mine = (Vec::new(), Vec::new());
         let mut theirs = (Vec::new(), Vec::new());
         let mut args = vec!["--db".to_string(), store_arg.clone(), "search".into()];
@@ -372,7 +402,9 @@ fn main() {
             median(theirs.1)
         );
     }
-    during_the_load(&store, runs);
+    if only.is_empty() || only == "keys" {
+        during_the_load(&store, runs);
+    }
 }
 
 /// What the browser does with a key pressed while its index loads: the planner answers
@@ -418,18 +450,38 @@ fn during_the_load(store: &Path, runs: usize) {
         ("engine change → bm25 (water)", query(Engine::Bm25)),
         ("engine change → fuzzy (water)", query(Engine::Fuzzy)),
     ];
-    println!("\n| key pressed while the index loads (in process) | median ms | max ms |");
-    println!("|---|---|---|");
+    println!(
+        "\n| key pressed while the index loads (in process) | no load: median ms | max ms | load running: median ms | max ms | answers during the load |"
+    );
+    println!("|---|---|---|---|---|---|");
     for (name, req) in cases {
-        let mut times = Vec::new();
+        let mut quiet = Vec::new();
         for _ in 0..runs.max(3) {
             let r = reader();
             let started = Instant::now();
             let answer = plan::from_stored(&r, &req).expect("search");
-            times.push(started.elapsed().as_secs_f64() * 1e3);
+            quiet.push(started.elapsed().as_secs_f64() * 1e3);
             assert!(answer.is_some(), "the persisted index answers {name}");
         }
-        let max = times.iter().copied().fold(0.0, f64::max);
-        println!("| {name} | {:.1} | {max:.1} |", median(times));
+        // as the browser meets it: the collection's load running on its own thread
+        let (mut busy, mut during) = (Vec::new(), 0);
+        for _ in 0..runs.max(3) {
+            let collection = Arc::new(LocalCollection::open(store).expect("collection"));
+            let load = collection.load_in_background();
+            std::thread::sleep(Duration::from_millis(300));
+            let started = Instant::now();
+            collection.search(&req).expect("search");
+            busy.push(started.elapsed().as_secs_f64() * 1e3);
+            during += usize::from(!collection.is_loaded());
+            load.join().expect("load").expect("loaded");
+        }
+        let max = |t: &[f64]| t.iter().copied().fold(0.0, f64::max);
+        let (q, b) = (max(&quiet), max(&busy));
+        let runs = busy.len();
+        println!(
+            "| {name} | {:.1} | {q:.1} | {:.1} | {b:.1} | {during} of {runs} |",
+            median(quiet),
+            median(busy)
+        );
     }
 }

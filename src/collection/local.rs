@@ -1,5 +1,6 @@
 //! [`LocalCollection`]: the [`Collection`] over one redb file on this machine.
 
+use super::gate::Gate;
 use super::{Changed, Collection, CollectionError, CollectionResult, Detail, History};
 use crate::curate::{Applied, Change, CurateError, UndoStack, track_read};
 use crate::model::{Memory, Timestamp};
@@ -39,6 +40,8 @@ pub struct LocalCollection {
     /// searcher of its own.
     loading: Mutex<usize>,
     loaded_now: Condvar,
+    /// Requests answered from the persisted index, which the load steps aside for.
+    gate: Gate,
 }
 
 impl LocalCollection {
@@ -68,6 +71,7 @@ impl LocalCollection {
             reviews: Mutex::new(None),
             loading: Mutex::new(0),
             loaded_now: Condvar::new(),
+            gate: Gate::default(),
         }
     }
 
@@ -104,8 +108,9 @@ impl LocalCollection {
         };
         let reader = store.read()?;
         let held = reader.change_number()?;
-        let searcher = Searcher::open(reader)?;
-        searcher.warm();
+        let pause = || self.gate.pause();
+        let searcher = Searcher::open_pausing(reader, &pause)?;
+        searcher.warm_pausing(&pause);
         self.hold(searcher, held);
         Ok(())
     }
@@ -190,6 +195,7 @@ impl LocalCollection {
         if let Some(searcher) = self.current()? {
             return f(Index::Loaded(&searcher));
         }
+        let _answering = self.gate.answering();
         match &self.backing {
             Backing::Snapshot(reader) => f(Index::Stored(reader)),
             Backing::Store(store) => f(Index::Stored(&store.read()?)),

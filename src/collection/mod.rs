@@ -35,6 +35,7 @@
 //! ```
 
 mod detail;
+mod gate;
 mod local;
 
 pub use detail::{Detail, Link};

@@ -143,6 +143,9 @@ fn index_table(
     }
 }
 
+/// How many memories an opening load reads between two calls of its `pause`.
+const PAUSE_EVERY: usize = 4096;
+
 impl Searcher {
     /// Builds the in-memory search state from a store snapshot, decoding and indexing
     /// every memory (the terms BM25 scans are in no stored table), so it needs no
@@ -174,7 +177,13 @@ impl Searcher {
     /// page of results from it instead of holding a copy of every memory: less to read
     /// when opening (the memories table is not scanned) and less memory while open.
     pub fn open(reader: StoreReader) -> StoreResult<Searcher> {
-        let Some(corpus) = Self::from_records(&reader)? else {
+        Self::open_pausing(reader, &|| {})
+    }
+
+    /// [`Searcher::open`] calling `pause` every few thousand memories, where the load
+    /// may wait for other work (the collection's requests answered meanwhile).
+    pub fn open_pausing(reader: StoreReader, pause: &dyn Fn()) -> StoreResult<Searcher> {
+        let Some(corpus) = Self::from_records(&reader, pause)? else {
             let mut s = Searcher::load(&reader)?;
             s.corpus.raw = Default::default();
             s.snapshot = Some(reader);
@@ -187,7 +196,7 @@ impl Searcher {
     /// The corpus from the search records alone; `None` when some memory has no record
     /// or the postings are not complete (a store written before its index existed, or
     /// by another version), so the full load must run.
-    fn from_records(reader: &StoreReader) -> StoreResult<Option<Corpus>> {
+    fn from_records(reader: &StoreReader, pause: &dyn Fn()) -> StoreResult<Option<Corpus>> {
         let txn = reader.txn();
         let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
         let Some(records) = index_table(reader, SEARCH_DOCS)? else {
@@ -206,7 +215,10 @@ impl Searcher {
             return Ok(None);
         }
         let mut corpus = Corpus::without_terms();
-        for entry in records.iter().map_err(|e| storage(reader, e))? {
+        for (n, entry) in records.iter().map_err(|e| storage(reader, e))?.enumerate() {
+            if n % PAUSE_EVERY == PAUSE_EVERY - 1 {
+                pause();
+            }
             let (doc, record) = entry.map_err(|e| storage(reader, e))?;
             let doc = doc.value();
             let text = texts.text(doc).map_err(|e| storage(reader, e))?;
@@ -256,8 +268,14 @@ impl Searcher {
     /// background thread after `load`; results never change, only their speed (BM25
     /// without the index scans every memory's terms).
     pub fn warm(&self) {
+        self.warm_pausing(&|| {});
+    }
+
+    /// [`Searcher::warm`] calling `pause` between its steps.
+    pub fn warm_pausing(&self, pause: &dyn Fn()) {
         if self.corpus.holds_terms {
             self.corpus.postings();
+            pause();
         }
         self.corpus.composite_columns();
         for mode in [
@@ -266,6 +284,7 @@ impl Searcher {
             BrowseMode::Rating,
             BrowseMode::Significance,
         ] {
+            pause();
             self.permutation(order::sort_field(mode), Order::Desc);
         }
     }
