@@ -142,6 +142,23 @@ impl<'a> Chunk<'a> {
         self.range(1, slot)
     }
 
+    /// The fuzzy haystacks of the slots `slots`, their text checked as UTF-8 in one
+    /// pass; `None` when some is not UTF-8 or a slot is past the end.
+    pub fn fuzzy_strs(&self, slots: std::ops::Range<usize>) -> Option<Vec<&'a str>> {
+        if slots.end > self.slots || slots.start > slots.end {
+            return None;
+        }
+        let header = header_bytes(self.slots);
+        let begin = self.start(1, slots.start);
+        let span = self
+            .bytes
+            .get(header + begin..header + self.start(1, slots.end))?;
+        let text = std::str::from_utf8(span).ok()?;
+        slots
+            .map(|slot| text.get(self.start(1, slot) - begin..self.start(1, slot + 1) - begin))
+            .collect()
+    }
+
     /// Both haystacks of slot `slot`, when it holds a memory's (a memory's literal
     /// haystack is never empty: it holds the id) and they are readable.
     pub fn text(&self, slot: usize) -> Option<Text<'a>> {
@@ -354,6 +371,17 @@ mod tests {
             assert_eq!(c.literal(s), h.literal.as_slice(), "literal {s}");
             assert_eq!(c.fuzzy(s), h.fuzzy.as_slice(), "fuzzy {s}");
         }
+        let strs = c.fuzzy_strs(2..slots).expect("UTF-8");
+        assert_eq!(strs.len(), slots - 2);
+        assert_eq!((strs[1], strs[slots - 3]), ("X Y", "é"));
+        assert!(c.fuzzy_strs(0..slots + 1).is_none());
+        // a slot ending inside a character is not text
+        let mut split = docs.clone();
+        split[1].fuzzy = vec![0xc3];
+        split[2].fuzzy = vec![0xa9];
+        let split = encode(&split);
+        let s = Chunk::parse(&split).expect("parses");
+        assert!(s.fuzzy_strs(1..3).is_none() && s.fuzzy_strs(1..2).is_none());
         assert!(Chunk::parse(&bytes[..bytes.len() - 1]).is_none());
         let mut longer = bytes.clone();
         longer.push(0);

@@ -63,7 +63,7 @@ pub(crate) fn run(
     if c.stored_text
         && let Some(reader) = snapshot
     {
-        return run_stored(c, selection, engine, query, reader);
+        return run_stored(c, selection, engine, query, reader, fuzzy.0);
     }
     match engine {
         Engine::Literal => run_literal(c, set, member, within, query, None),
@@ -98,7 +98,7 @@ pub(crate) fn run(
 }
 
 /// [`run`] for a corpus that holds no text: literal and fuzzy read the haystack chunks
-/// of the snapshot, every fuzzy match scored. A haystack that cannot be read counts as
+/// of the snapshot, fuzzy scoring the matches `ranking` asks for. A haystack that cannot be read counts as
 /// matching nothing (the stored index is then damaged; `memlens check` says so).
 fn run_stored(
     c: &Corpus,
@@ -106,6 +106,7 @@ fn run_stored(
     engine: Engine,
     query: &str,
     reader: &crate::store::StoreReader,
+    ranking: Ranking,
 ) -> EngineOutcome {
     let set = &selection.set[..];
     let docs: Vec<u32> = set.iter().map(|&s| c.docs[s as usize]).collect();
@@ -146,14 +147,20 @@ fn run_stored(
             }
         }
         Engine::Fuzzy => {
-            let found = crate::search::stored_text::fuzzy(reader, &docs, query);
+            let rank = |pos: u32| c.time_rank[set[pos as usize] as usize];
+            let found = crate::search::stored_text::fuzzy(reader, &docs, query, ranking, &rank);
+            let incomplete = found.is_none();
+            let found = found.unwrap_or(fuzzy::Found {
+                matches: Vec::new(),
+                best: None,
+            });
             EngineOutcome {
-                incomplete: found.is_none(),
-                matches: to_slots(found.unwrap_or_default()),
+                incomplete,
+                matches: to_slots(found.matches),
                 notice: None,
                 quality: None,
                 scored: true,
-                best: None,
+                best: found.best.map(to_slots),
             }
         }
     }
@@ -205,7 +212,8 @@ pub(crate) fn literal_outcome(
 impl EngineOutcome {
     /// The first `upto` matches in the order `req` asks for (its mode and direction),
     /// taken from the engine's own best list when it made one; a page of fuzzy matches
-    /// cut unscored ([`Ranking::Page`]) gets its scores here.
+    /// cut unscored ([`Ranking::Page`]) gets its scores here (read from `snapshot`
+    /// when the corpus holds no text). `None` when a stored haystack cannot be read.
     pub(crate) fn place(
         self,
         c: &Corpus,
@@ -213,6 +221,7 @@ impl EngineOutcome {
         ranking: Ranking,
         upto: usize,
         ids: Option<order::IdOrder<'_>>,
+        snapshot: Option<&crate::store::StoreReader>,
     ) -> Option<Vec<Placed>> {
         if let Some(best) = self.best {
             return Some(best.into_iter().take(upto).map(|m| (m, None)).collect());
@@ -226,8 +235,14 @@ impl EngineOutcome {
             upto,
             ids,
         )?;
-        if req.engine == Engine::Fuzzy && ranking == Ranking::Page && !c.stored_text {
-            fuzzy::score_page(c, &req.query, &mut placed);
+        if req.engine == Engine::Fuzzy && ranking == Ranking::Page {
+            match (c.stored_text, snapshot) {
+                (false, _) => fuzzy::score_page(c, &req.query, &mut placed),
+                (true, Some(reader)) => {
+                    crate::search::stored_text::score_page(reader, c, &req.query, &mut placed)?
+                }
+                (true, None) => return None,
+            }
         }
         Some(placed)
     }

@@ -201,7 +201,7 @@ const SPARE: usize = 256;
 
 /// The first `k` (and up to [`SPARE`] more) of `keyed` (key, slot) pairs, best first,
 /// as matches.
-fn top(mut keyed: Vec<(u64, u32)>, k: usize) -> Vec<Match> {
+pub(crate) fn top(mut keyed: Vec<(u64, u32)>, k: usize) -> Vec<Match> {
     keyed.sort_unstable_by(|a, b| b.cmp(a));
     keyed.truncate(k.saturating_add(SPARE));
     keyed
@@ -224,47 +224,20 @@ fn best_of(
     floor: &Floor,
 ) -> (Vec<u32>, Vec<(u64, u32)>) {
     let mut slots = Vec::new();
-    let mut later = Vec::new();
-    let mut best = Best {
-        heap: BinaryHeap::with_capacity(k + 1),
-        spare: BinaryHeap::with_capacity(SPARE + 1),
-        k,
-        floor,
-    };
-    // until a floor is known, first the memories that hold the pattern as one run, the
-    // likely best; then the others, against the floor those set
-    for &slot in part.iter().rev() {
-        let rank = c.time_rank[slot as usize];
-        let hay = c.fuzzy.get(slot as usize);
-        let least = best.least(rank);
-        let found = if least == i64::MIN {
-            pattern.score_runs_from(hay, least)
-        } else {
-            pattern.score_from(hay, least)
-        };
-        match found {
-            Scored::Missed => continue,
-            Scored::Below => {}
-            Scored::Later => later.push(slot),
-            Scored::Score(score) => best.offer(score, rank, slot),
-        }
-        slots.push(slot);
-    }
-    for slot in later {
-        let rank = c.time_rank[slot as usize];
-        if let Scored::Score(score) =
-            pattern.score_from(c.fuzzy.get(slot as usize), best.least(rank))
-        {
-            best.offer(score, rank, slot);
-        }
-    }
+    let mut best = Best::new(k, floor);
+    best.scan(
+        pattern,
+        part.iter().rev().copied(),
+        |slot| c.time_rank[slot as usize],
+        |slot| c.fuzzy.get(slot as usize),
+        &mut slots,
+    );
     slots.reverse();
-    let kept = best.heap.into_iter().chain(best.spare);
-    (slots, kept.map(|Reverse(e)| e).collect())
+    (slots, best.kept())
 }
 
 /// The best `k` keys of one part of a search, and the floor shared by all parts.
-struct Best<'a> {
+pub(crate) struct Best<'a> {
     /// The best keys found, the worst on top.
     heap: BinaryHeap<Reverse<(u64, u32)>>,
     /// The best of the keys scored but not (or no longer) among the best `k`.
@@ -273,7 +246,64 @@ struct Best<'a> {
     floor: &'a Floor,
 }
 
-impl Best<'_> {
+impl<'a> Best<'a> {
+    /// The best `k` of a part that has scored nothing yet (none kept when `k` is 0:
+    /// [`Ranking::Page`]).
+    pub(crate) fn new(k: usize, floor: &'a Floor) -> Best<'a> {
+        Best {
+            heap: BinaryHeap::with_capacity(k + 1),
+            spare: BinaryHeap::with_capacity(SPARE + 1),
+            k,
+            floor,
+        }
+    }
+
+    /// The keys kept: the best `k` and the runners-up, in no order.
+    pub(crate) fn kept(self) -> Vec<(u64, u32)> {
+        let kept = self.heap.into_iter().chain(self.spare);
+        kept.map(|Reverse(e)| e).collect()
+    }
+
+    /// Tests the memories `slots` gives, in that order, adding to `found` those the
+    /// pattern matches and scoring into the best `k` those that can still be among
+    /// them. `rank` gives a memory's time rank (not asked when `k` is 0), `hay` its
+    /// fuzzy haystack. Until a floor is known, first the memories that hold the
+    /// pattern as one run, the likely best; then the others, against the floor those
+    /// set.
+    pub(crate) fn scan<'h>(
+        &mut self,
+        pattern: &FuzzyPattern,
+        slots: impl Iterator<Item = u32>,
+        rank: impl Fn(u32) -> u32,
+        hay: impl Fn(u32) -> &'h str,
+        found: &mut Vec<u32>,
+    ) {
+        let ranked = self.k > 0;
+        let rank = |slot| if ranked { rank(slot) } else { 0 };
+        let mut later = Vec::new();
+        for slot in slots {
+            let rank = rank(slot);
+            let least = self.least(rank);
+            let scored = if least == i64::MIN {
+                pattern.score_runs_from(hay(slot), least)
+            } else {
+                pattern.score_from(hay(slot), least)
+            };
+            match scored {
+                Scored::Missed => continue,
+                Scored::Below => {}
+                Scored::Later => later.push((slot, rank)),
+                Scored::Score(score) => self.offer(score, rank, slot),
+            }
+            found.push(slot);
+        }
+        for (slot, rank) in later {
+            if let Scored::Score(score) = pattern.score_from(hay(slot), self.least(rank)) {
+                self.offer(score, rank, slot);
+            }
+        }
+    }
+
     /// The least score with which a memory of time rank `rank` can still be among the
     /// best `k`.
     fn least(&self, rank: u32) -> i64 {

@@ -70,7 +70,9 @@ impl Searcher {
                     quality: found.quality,
                     scored: fuzzy,
                     // a loaded corpus holds its time ranks: placing never needs the ids
-                    placed: found.page_so_far().place(c, req, ranking, upto, None)?,
+                    placed: found
+                        .page_so_far()
+                        .place(c, req, ranking, upto, None, None)?,
                 };
                 let partial = self.respond(answer, req.offset, upto);
                 let progress = Progress {
@@ -104,7 +106,7 @@ impl Searcher {
             notice: outcome.notice,
             quality: outcome.quality,
             scored: outcome.scored,
-            placed: outcome.place(c, req, ranking, upto, None)?,
+            placed: outcome.place(c, req, ranking, upto, None, None)?,
         };
         Some(self.respond(answer, req.offset, upto))
     }

@@ -383,7 +383,7 @@ impl Searcher {
             notice: o.notice,
             quality: o.quality,
             scored: o.scored,
-            placed: o.place(c, req, ranking, upto, ids)?,
+            placed: o.place(c, req, ranking, upto, ids, snapshot)?,
         };
         Some(self.respond_on(snapshot, answer, req.offset, upto))
     }

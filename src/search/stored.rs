@@ -12,6 +12,7 @@ use crate::index::{SEARCH_DOCS, index_is_current};
 use crate::model::{Composite, Scope, Status};
 use crate::search::column::Column;
 use crate::search::corpus::{Corpus, Fixed, NO_MODULE};
+use crate::search::fuzzy::Ranking;
 use crate::search::order::{by_time, ranks, sort_field};
 use crate::search::request::{BrowseMode, Filters, NumericField};
 use crate::search::searcher::storage;
@@ -23,8 +24,9 @@ use foldhash::HashSet;
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Needs {
     fields: HashSet<Field>,
-    /// Whether the engine reads every memory's time rank (fuzzy ranks by it as it
-    /// scans); the orders do without, reading the ids of tied memories instead.
+    /// Whether the engine reads every memory's time rank (fuzzy keeping its best `k`
+    /// ranks by it as it scans); the orders do without, reading the ids of tied
+    /// memories instead.
     time_ranks: bool,
 }
 
@@ -110,7 +112,11 @@ impl Needs {
 
     /// What the engine of `req` reads beside the haystacks.
     pub(crate) fn engine(&mut self, req: &crate::search::SearchRequest) {
-        if req.engine == crate::search::Engine::Fuzzy && !req.query.trim().is_empty() {
+        let upto = req.offset.saturating_add(req.limit);
+        if req.engine == crate::search::Engine::Fuzzy
+            && !req.query.trim().is_empty()
+            && matches!(Ranking::of(req, upto), Ranking::Best(_))
+        {
             self.time_ranks = true;
         }
     }

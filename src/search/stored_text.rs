@@ -5,24 +5,27 @@
 //! are the ones the in-memory engines find (`tests/search_plan.rs`).
 
 use crate::index::haystacks::{self, HAYSTACKS};
+use crate::search::corpus::Corpus;
 use crate::search::engine::{self, Match};
+use crate::search::fuzzy::{self, Best, Floor, Ranking};
 use crate::search::literal;
+use crate::search::order::Placed;
 use crate::search::skim::FuzzyPattern;
 use crate::store::StoreReader;
 use memchr::memmem::Finder;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Calls `f` with the position in `docs`, the chunk's first document, the chunk and the
-/// slot in it of every document at a position in `part`, in order (reading only the
-/// chunks those documents are in). `Some(true)` when every one was found and `f`
-/// accepted each (returned true); `None` when the table cannot be read or a chunk is
-/// damaged.
-fn each_haystack(
+/// Calls `f` with the positions in `docs` of the documents of each chunk that holds
+/// some at a position in `part`, the chunk's first document and the chunk, in order
+/// (reading only those chunks). `Some(true)` when every document was found and `f`
+/// accepted each chunk (returned true); `None` when the table cannot be read or a
+/// chunk is damaged.
+fn each_chunk(
     reader: &StoreReader,
     docs: &[u32],
     part: Range<usize>,
-    mut f: impl FnMut(usize, u32, &haystacks::Chunk<'_>, usize) -> bool,
+    mut f: impl FnMut(Range<usize>, u32, &haystacks::Chunk<'_>) -> bool,
 ) -> Option<bool> {
     let (Some(&first), Some(&last)) = (docs.get(part.start), docs.get(part.end.wrapping_sub(1)))
     else {
@@ -32,18 +35,37 @@ fn each_haystack(
     let mut next = part.start;
     let mut accepted = true;
     haystacks::for_each_covering(&table, first..=last, |chunk, c| {
+        let start = next;
         while next < part.end {
             let doc = docs[next];
-            let slot = doc.wrapping_sub(chunk) as usize;
-            if doc < chunk || slot >= c.len() {
+            if doc < chunk || (doc - chunk) as usize >= c.len() {
                 break;
             }
-            accepted &= f(next, chunk, c, slot);
             next += 1;
+        }
+        if next > start {
+            accepted &= f(start..next, chunk, c);
         }
     })
     .ok()?;
     Some(accepted && next == part.end)
+}
+
+/// [`each_chunk`] one document at a time: `f` gets its position in `docs`, its
+/// chunk's first document, the chunk and its slot in it, and says whether it is whole.
+fn each_haystack(
+    reader: &StoreReader,
+    docs: &[u32],
+    part: Range<usize>,
+    mut f: impl FnMut(usize, u32, &haystacks::Chunk<'_>, usize) -> bool,
+) -> Option<bool> {
+    each_chunk(reader, docs, part, |positions, chunk, c| {
+        let mut accepted = true;
+        for pos in positions {
+            accepted &= f(pos, chunk, c, (docs[pos] - chunk) as usize);
+        }
+        accepted
+    })
 }
 
 /// The literal engine (SPEC §3.2, with its OR fallback) over the memories stored under
@@ -85,11 +107,76 @@ pub(crate) fn literal(
     Some(literal::from_counts(&counts, words.len()))
 }
 
-/// The fuzzy engine over the memories stored under `docs` (ascending), every match
-/// scored, each chunk's haystacks scored where they are stored; a match's slot is its
-/// position in `docs`. `None` when a haystack is missing or damaged.
-pub(crate) fn fuzzy(reader: &StoreReader, docs: &[u32], pattern: &str) -> Option<Vec<Match>> {
-    let pattern = FuzzyPattern::new(pattern);
+/// The fuzzy engine over the memories stored under `docs` (ascending), each chunk's
+/// haystacks tested where they are stored, scored as `ranking` asks (as the loaded
+/// engine scores them, [`fuzzy::run`]); a match's slot is its position in `docs`, and
+/// `rank` gives the time rank of a position (asked only with [`Ranking::Best`]).
+/// `None` when a haystack is missing or damaged.
+pub(crate) fn fuzzy(
+    reader: &StoreReader,
+    docs: &[u32],
+    query: &str,
+    ranking: Ranking,
+    rank: &(dyn Fn(u32) -> u32 + Sync),
+) -> Option<fuzzy::Found> {
+    let pattern = FuzzyPattern::new(query);
+    let k = match ranking {
+        Ranking::All => {
+            let matches = scored(reader, docs, &pattern)?;
+            return Some(fuzzy::Found {
+                matches,
+                best: None,
+            });
+        }
+        Ranking::Best(k) => k,
+        Ranking::Page => 0,
+    };
+    let floor = Floor::default();
+    let incomplete = AtomicBool::new(false);
+    let parts = engine::in_parts(docs.len(), |part| {
+        let mut found = Vec::new();
+        let mut best = Best::new(k, &floor);
+        let whole = each_chunk(reader, docs, part, |positions, chunk, c| {
+            // the slots from the first document's to the last's, checked as UTF-8 in
+            // one pass
+            let first = (docs[positions.start] - chunk) as usize;
+            let last = (docs[positions.end - 1] - chunk) as usize;
+            let Some(hays) = c.fuzzy_strs(first..last + 1) else {
+                return false;
+            };
+            let hay = |pos: u32| hays[(docs[pos as usize] - chunk) as usize - first];
+            if positions.clone().any(|pos| hay(pos as u32).is_empty()) {
+                return false;
+            }
+            let positions = positions.start as u32..positions.end as u32;
+            best.scan(&pattern, positions, rank, hay, &mut found);
+            true
+        });
+        if whole != Some(true) {
+            incomplete.store(true, Ordering::Relaxed);
+        }
+        vec![(found, best.kept())]
+    });
+    if incomplete.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut matches = Vec::new();
+    let mut best = Vec::new();
+    for (found, kept) in parts {
+        matches.extend(found.into_iter().map(|slot| Match {
+            slot,
+            score: f64::NAN,
+        }));
+        best.extend(kept);
+    }
+    Some(fuzzy::Found {
+        matches,
+        best: (k > 0).then(|| fuzzy::top(best, k)),
+    })
+}
+
+/// Every match of `pattern` among the memories stored under `docs`, scored.
+fn scored(reader: &StoreReader, docs: &[u32], pattern: &FuzzyPattern) -> Option<Vec<Match>> {
     let incomplete = AtomicBool::new(false);
     let matches = engine::in_parts(docs.len(), |part| {
         let mut found = Vec::new();
@@ -111,4 +198,24 @@ pub(crate) fn fuzzy(reader: &StoreReader, docs: &[u32], pattern: &str) -> Option
         found
     });
     (!incomplete.load(Ordering::Relaxed)).then_some(matches)
+}
+
+/// Scores the page's fuzzy matches, cut from unscored ones ([`Ranking::Page`]),
+/// reading their haystacks from the snapshot; `None` when one cannot be read.
+pub(crate) fn score_page(
+    reader: &StoreReader,
+    c: &Corpus,
+    query: &str,
+    page: &mut [Placed],
+) -> Option<()> {
+    let pattern = FuzzyPattern::new(query);
+    let table = reader.txn().open_table(HAYSTACKS).ok()?;
+    let mut chunks = haystacks::ChunkCursor::new(&table);
+    for (m, _) in page {
+        let text = chunks.text(c.docs[m.slot as usize]).ok()??;
+        if let Some(score) = pattern.score(text.fuzzy) {
+            m.score = score as f64;
+        }
+    }
+    Some(())
 }
