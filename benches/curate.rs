@@ -82,11 +82,7 @@ fn main() {
         peer.push(time(|| {
             let w = store.write().expect("write");
             {
-                let mut t = w
-                    .txn()
-                    .expect("write transaction")
-                    .open_table(SCRATCH)
-                    .expect("scratch table");
+                let mut t = w.table(SCRATCH).expect("scratch table");
                 t.insert("counter", i as u64).expect("insert");
             }
             w.commit().expect("commit");

@@ -300,11 +300,7 @@ fn curation(table: &mut Table, store: &Path, n: usize) {
         let started = Instant::now();
         let w = store.write().expect("write");
         {
-            let mut t = w
-                .txn()
-                .expect("write transaction")
-                .open_table(SCRATCH)
-                .expect("scratch table");
+            let mut t = w.table(SCRATCH).expect("scratch table");
             t.insert("counter", i as u64).expect("insert");
         }
         w.commit().expect("commit");

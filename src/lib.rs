@@ -1,7 +1,6 @@
 //! memlens: browse and curate the memories AI coding agents keep, over one redb file.
 
 pub mod allocator;
-pub(crate) mod appends;
 pub(crate) mod codec;
 pub mod collection;
 pub(crate) mod commit;

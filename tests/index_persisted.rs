@@ -526,7 +526,7 @@ fn blocks_split_and_stay_exact_under_scattered_overwrites_and_purges() {
 fn stored_haystacks(store: &Store, id: &str) -> (String, String) {
     let reader = store.read().expect("read");
     let doc = reader.doc_of(id).expect("ids").expect("stored");
-    let table = reader.txn().open_table(HAYSTACKS).expect("haystacks");
+    let table = reader.table(HAYSTACKS).expect("haystacks");
     let (first, bytes) = table
         .range(..=doc)
         .expect("range")
@@ -544,7 +544,7 @@ fn stored_haystacks(store: &Store, id: &str) -> (String, String) {
 /// The first documents of the stored haystacks chunks.
 fn haystack_chunks(store: &Store) -> Vec<u32> {
     let reader = store.read().expect("read");
-    let table = reader.txn().open_table(HAYSTACKS).expect("haystacks");
+    let table = reader.table(HAYSTACKS).expect("haystacks");
     table
         .iter()
         .expect("iter")
@@ -1012,7 +1012,7 @@ fn a_damaged_search_record_and_an_orphan_are_repaired_by_the_rebuild() {
     assert_index_exact(&store, "after the rebuild");
     assert_eq!(brute_force(&store), before);
     let reader = store.read().expect("read");
-    let records = reader.txn().open_table(SEARCH_DOCS).expect("records");
+    let records = reader.table(SEARCH_DOCS).expect("records");
     assert!(records.get(orphan).expect("get").is_none(), "orphan kept");
     let stored = records.get(damaged).expect("get").expect("kept");
     let record =
@@ -1091,10 +1091,10 @@ fn older_records_are_rewritten(index_version: u32, record_version: u8) {
     let store = Store::open(&path).expect("reopen");
     let reader = store.read().expect("read");
     assert!(
-        index_is_current(reader.txn()).expect("meta"),
+        reader.index_is_current().expect("meta"),
         "{context}: no rebuild on open"
     );
-    let records = reader.txn().open_table(SEARCH_DOCS).expect("records");
+    let records = reader.table(SEARCH_DOCS).expect("records");
     for entry in records.iter().expect("iter") {
         let (doc, bytes) = entry.expect("entry");
         assert!(

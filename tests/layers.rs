@@ -107,8 +107,9 @@ fn a_cycle_is_found() {
 /// (anyhow) live there and nowhere in the library.
 const BINARY: [&str; 3] = ["main.rs", "cli.rs", "commands"];
 
-/// The library's source files that name `word` as a path (`word::`).
-fn library_files_naming(word: &str) -> Vec<String> {
+/// The entries of `src` (a top-level file or module directory) whose source, outside
+/// unit-test modules, holds any of `needles`.
+fn entries_holding(needles: &[&str]) -> Vec<String> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut found = Vec::new();
     for entry in std::fs::read_dir(&src).expect("read src") {
@@ -118,20 +119,46 @@ fn library_files_naming(word: &str) -> Vec<String> {
             .expect("name")
             .to_string_lossy()
             .into_owned();
-        if BINARY.contains(&name.as_str()) {
-            continue;
-        }
         let mut files = Vec::new();
         if path.is_dir() {
             sources(&path, &mut files);
         } else if path.extension().is_some_and(|e| e == "rs") {
             files.push(std::fs::read_to_string(&path).expect("read source"));
         }
-        if files.iter().any(|f| f.contains(&format!("{word}::"))) {
+        if files.iter().any(|f| needles.iter().any(|n| f.contains(n))) {
             found.push(name);
         }
     }
+    found.sort();
     found
+}
+
+/// The library's source files that name `word` as a path (`word::`).
+fn library_files_naming(word: &str) -> Vec<String> {
+    let mut found = entries_holding(&[&format!("{word}::")]);
+    found.retain(|name| !BINARY.contains(&name.as_str()));
+    found
+}
+
+/// The layers that see the redb file's transactions: its layout, the store and the
+/// store's own index, which the store writes inside its transactions.
+const STORAGE: [&str; 3] = ["schema", "store", "index"];
+
+#[test]
+fn a_raw_redb_transaction_never_leaves_the_store() {
+    let needles = [".txn()", "Transaction", "begin_read", "begin_write"];
+    let holding = entries_holding(&needles);
+    let outside: Vec<&String> = holding
+        .iter()
+        .filter(|name| !STORAGE.contains(&name.as_str()))
+        .collect();
+    assert_eq!(
+        outside,
+        Vec::<&String>::new(),
+        "a redb transaction outside the store"
+    );
+    // the check sees the store's own
+    assert!(holding.iter().any(|name| name == "store"), "{holding:?}");
 }
 
 #[test]

@@ -497,11 +497,7 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
     {
         let w = store.write().unwrap();
         {
-            let mut table = w
-                .txn()
-                .expect("write transaction")
-                .open_table(SEARCH_DOCS)
-                .unwrap();
+            let mut table = w.table(SEARCH_DOCS).unwrap();
             for doc in [0u32, 5, 6, 29].into_iter().filter(|_| remove) {
                 table.remove(doc).unwrap();
             }
@@ -510,11 +506,7 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
             table.insert(7u32, garbage.value()).unwrap();
             let unknown = SealedBuf::new(&8u32, b"\x09unknown version");
             table.insert(8u32, unknown.value()).unwrap();
-            let mut texts = w
-                .txn()
-                .expect("write transaction")
-                .open_table(HAYSTACKS)
-                .unwrap();
+            let mut texts = w.table(HAYSTACKS).unwrap();
             if remove {
                 assert!(texts.remove(0u32).unwrap().is_some(), "no haystacks chunk");
             } else {

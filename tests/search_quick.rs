@@ -351,11 +351,7 @@ fn a_literal_scan_shared_between_cores_gives_the_full_answer() {
         use memlens::index::haystacks::HAYSTACKS;
         use redb::ReadableTable;
         let w = store.write().expect("write");
-        let mut table = w
-            .txn()
-            .expect("write transaction")
-            .open_table(HAYSTACKS)
-            .expect("haystacks");
+        let mut table = w.table(HAYSTACKS).expect("haystacks");
         // the chunk holding the document three quarters of the way in
         let chunk = table
             .range(..=(n as u32 * 3 / 4))

@@ -263,9 +263,8 @@ mod tests {
 
     fn stored_counts(store: &Store) -> BTreeMap<String, i64> {
         let reader = store.read().expect("read");
-        let txn = reader.txn();
-        let table = txn.open_table(COLUMNS).expect("columns");
-        let ids = txn.open_table(IDS).expect("ids");
+        let table = reader.table(COLUMNS).expect("columns");
+        let ids = reader.table(IDS).expect("ids");
         let mut out = BTreeMap::new();
         for row in ids.iter().expect("ids") {
             let (id, doc) = row.expect("row");

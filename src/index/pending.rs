@@ -13,8 +13,8 @@ use super::record::{RecordView, section_terms};
 use super::sealed::Sealed;
 use super::term_names::TermNames;
 use super::terms::TermIds;
-use crate::appends::Appends;
 use crate::commit::{both, last_per_key};
+use crate::schema::appends::Appends;
 use redb::{StorageError, Table, WriteTransaction};
 
 /// The postings and facts changes of one write transaction, not yet written.

@@ -134,10 +134,8 @@ fn storage(path: &Path, e: impl std::fmt::Display) -> StoreError {
 /// Every fingerprint in the index, by path (an index that has none yet: empty).
 pub fn load(reader: &StoreReader) -> Result<HashMap<String, Fingerprint>, StoreError> {
     let path = reader.path();
-    let table = match reader.txn().open_table(FILES) {
-        Ok(t) => t,
-        Err(redb::TableError::TableDoesNotExist(_)) => return Ok(HashMap::new()),
-        Err(e) => return Err(storage(path, e)),
+    let Some(table) = reader.table_if_present(FILES)? else {
+        return Ok(HashMap::new());
     };
     let mut out = HashMap::new();
     for row in table.iter().map_err(|e| storage(path, e))? {
@@ -151,10 +149,7 @@ pub fn load(reader: &StoreReader) -> Result<HashMap<String, Fingerprint>, StoreE
 
 /// The fingerprint of one path, as the write transaction sees it.
 pub fn get(w: &StoreWriter, relative: &str) -> Result<Option<Fingerprint>, StoreError> {
-    let table = w
-        .txn()?
-        .open_table(FILES)
-        .map_err(|e| storage(&PathBuf::new(), e))?;
+    let table = w.table(FILES)?;
     let value = table
         .get(relative)
         .map_err(|e| storage(&PathBuf::new(), e))?;
@@ -163,24 +158,20 @@ pub fn get(w: &StoreWriter, relative: &str) -> Result<Option<Fingerprint>, Store
 
 /// The path of the file holding a memory, as the write transaction sees it.
 pub fn path_of(w: &StoreWriter, id: &str) -> Result<Option<String>, StoreError> {
-    let table = w
-        .txn()?
-        .open_table(PATHS)
-        .map_err(|e| storage(&PathBuf::new(), e))?;
+    let table = w.table(PATHS)?;
     let value = table.get(id).map_err(|e| storage(&PathBuf::new(), e))?;
     Ok(value.map(|v| v.value().to_string()))
 }
 
 /// Records a file's fingerprint (and, for a memory file, that its id lives there).
 pub fn set(w: &StoreWriter, relative: &str, print: &Fingerprint) -> Result<(), StoreError> {
-    let txn = w.txn()?;
     let err = |e: redb::Error| storage(&PathBuf::new(), e);
-    let mut files = txn.open_table(FILES).map_err(|e| err(e.into()))?;
+    let mut files = w.table(FILES)?;
     files
         .insert(relative, print.encode().as_slice())
         .map_err(|e| err(e.into()))?;
     if !print.id.is_empty() && relative != USAGE_KEY {
-        let mut paths = txn.open_table(PATHS).map_err(|e| err(e.into()))?;
+        let mut paths = w.table(PATHS)?;
         paths
             .insert(print.id.as_str(), relative)
             .map_err(|e| err(e.into()))?;
@@ -190,16 +181,15 @@ pub fn set(w: &StoreWriter, relative: &str, print: &Fingerprint) -> Result<(), S
 
 /// Forgets a file (and the id it held, unless another file holds that id now).
 pub fn remove(w: &StoreWriter, relative: &str) -> Result<(), StoreError> {
-    let txn = w.txn()?;
     let err = |e: redb::Error| storage(&PathBuf::new(), e);
-    let mut files = txn.open_table(FILES).map_err(|e| err(e.into()))?;
+    let mut files = w.table(FILES)?;
     let old = files
         .remove(relative)
         .map_err(|e| err(e.into()))?
         .and_then(|v| Fingerprint::decode(v.value()));
     drop(files);
     if let Some(old) = old.filter(|o| !o.id.is_empty()) {
-        let mut paths = txn.open_table(PATHS).map_err(|e| err(e.into()))?;
+        let mut paths = w.table(PATHS)?;
         let held_here = paths
             .get(old.id.as_str())
             .map_err(|e| err(e.into()))?

@@ -129,7 +129,7 @@ pub(crate) fn read_persisted(
     reader: &StoreReader,
     terms: &[String],
 ) -> Option<Vec<Vec<(u32, u32)>>> {
-    let table = reader.txn().open_table(POSTINGS).ok()?;
+    let table = reader.table(POSTINGS).ok()?;
     terms
         .iter()
         .map(|term| postings::read_term(&table, term).ok().flatten())

@@ -370,15 +370,14 @@ fn read_changed(
     keeps_raw: bool,
     holds_terms: bool,
 ) -> StoreResult<(Vec<Fresh>, bool)> {
-    let txn = reader.txn();
-    let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
+    let memories = reader.table(MEMORIES)?;
     // the terms are in no stored table: a corpus that holds them builds each changed
     // memory's whole entry from the memory, so it reads neither records nor haystacks
     let records = (!holds_terms)
-        .then(|| txn.open_table(SEARCH_DOCS).ok())
+        .then(|| reader.table(SEARCH_DOCS).ok())
         .flatten();
     let haystacks = (!holds_terms)
-        .then(|| txn.open_table(HAYSTACKS).ok())
+        .then(|| reader.table(HAYSTACKS).ok())
         .flatten();
     let mut texts = haystacks.as_ref().map(ChunkCursor::new);
     let mut docs = Vec::with_capacity(changed.len());

@@ -17,7 +17,7 @@ use crate::search::request::{
 };
 use crate::store::tables::{MEMORIES, decode_doc};
 use crate::store::{StoreError, StoreReader, StoreResult};
-use redb::{ReadableTable, ReadableTableMetadata, TableError};
+use redb::{ReadableTable, ReadableTableMetadata};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -136,11 +136,7 @@ fn index_table(
     reader: &StoreReader,
     table: redb::TableDefinition<u32, Sealed>,
 ) -> StoreResult<Option<redb::ReadOnlyTable<u32, Sealed>>> {
-    match reader.txn().open_table(table) {
-        Ok(t) => Ok(Some(t)),
-        Err(TableError::TableDoesNotExist(_)) => Ok(None),
-        Err(e) => Err(storage(reader, e)),
-    }
+    reader.table_if_present(table)
 }
 
 /// How many memories an opening load reads between two calls of its `pause`.
@@ -151,8 +147,7 @@ impl Searcher {
     /// every memory (the terms BM25 scans are in no stored table), so it needs no
     /// index table of the store; the searcher holds its own copy of every memory.
     pub fn load(reader: &StoreReader) -> StoreResult<Searcher> {
-        let txn = reader.txn();
-        let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
+        let memories = reader.table(MEMORIES)?;
         let mut corpus = Corpus::new();
         each_memory_indexed(
             &memories,
@@ -197,8 +192,7 @@ impl Searcher {
     /// or the postings are not complete (a store written before its index existed, or
     /// by another version), so the full load must run.
     fn from_records(reader: &StoreReader, pause: &dyn Fn()) -> StoreResult<Option<Corpus>> {
-        let txn = reader.txn();
-        let memories = txn.open_table(MEMORIES).map_err(|e| storage(reader, e))?;
+        let memories = reader.table(MEMORIES)?;
         let Some(records) = index_table(reader, SEARCH_DOCS)? else {
             return Ok(None);
         };
@@ -211,7 +205,7 @@ impl Searcher {
             return Ok(None);
         }
         // BM25 reads the persisted postings, so they must be complete
-        if !crate::index::index_is_current(txn).map_err(|e| storage(reader, e))? {
+        if !reader.index_is_current()? {
             return Ok(None);
         }
         let mut corpus = Corpus::without_terms();

@@ -6,9 +6,9 @@
 //! then runs over it, so both answer alike by construction.
 
 use crate::index::RecordView;
+use crate::index::SEARCH_DOCS;
 use crate::index::columns::{self, COLUMNS, Field, NONE, Values};
 use crate::index::facts::{self, FACTS};
-use crate::index::{SEARCH_DOCS, index_is_current};
 use crate::model::{Composite, Scope, Status};
 use crate::search::column::Column;
 use crate::search::corpus::{Corpus, Fixed, NO_MODULE};
@@ -178,13 +178,12 @@ fn walk_chunks<V>(
 /// Reads the corpus `needs` asks for; `None` when the persisted index is not current
 /// or does not agree with itself (the caller loads the store instead).
 pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Corpus>> {
-    let txn = reader.txn();
-    if !index_is_current(txn).map_err(|e| storage(reader, e))? {
+    if !reader.index_is_current()? {
         return Ok(None);
     }
     let mut c = Corpus::without_terms();
     c.stored_text = true;
-    let facts_table = txn.open_table(FACTS).map_err(|e| storage(reader, e))?;
+    let facts_table = reader.table(FACTS)?;
     facts::for_each(&facts_table, |doc, fact| {
         c.docs.push(doc);
         c.created.push(fact.created_at);
@@ -192,7 +191,7 @@ pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Co
         c.lengths.push(fact.length);
     })
     .map_err(|e| storage(reader, e))?;
-    let table = txn.open_table(COLUMNS).map_err(|e| storage(reader, e))?;
+    let table = reader.table(COLUMNS)?;
     let docs = std::mem::take(&mut c.docs);
     let mut whole = true;
     let mut fields: Vec<Field> = vec![Field::Type, Field::Status];
@@ -376,8 +375,5 @@ fn by_id_in(
 fn txn_records(
     reader: &StoreReader,
 ) -> StoreResult<redb::ReadOnlyTable<u32, crate::schema::sealed::Sealed>> {
-    reader
-        .txn()
-        .open_table(SEARCH_DOCS)
-        .map_err(|e| storage(reader, e))
+    reader.table(SEARCH_DOCS)
 }

@@ -31,7 +31,7 @@ fn each_chunk(
     else {
         return Some(true);
     };
-    let table = reader.txn().open_table(HAYSTACKS).ok()?;
+    let table = reader.table(HAYSTACKS).ok()?;
     let mut next = part.start;
     let mut accepted = true;
     haystacks::for_each_covering(&table, first..=last, |chunk, c| {
@@ -209,7 +209,7 @@ pub(crate) fn score_page(
     page: &mut [Placed],
 ) -> Option<()> {
     let pattern = FuzzyPattern::new(query);
-    let table = reader.txn().open_table(HAYSTACKS).ok()?;
+    let table = reader.table(HAYSTACKS).ok()?;
     let mut chunks = haystacks::ChunkCursor::new(&table);
     for (m, _) in page {
         let text = chunks.text(c.docs[m.slot as usize]).ok()??;

@@ -6,9 +6,9 @@ use super::links::PendingLinks;
 use super::new_ids::NewIds;
 use super::open::storage_error;
 use super::tables::{IDS, MEMORIES, decode_doc, encode_into};
-use crate::appends::Appends;
 use crate::index::{IndexEntry, IndexWriter, PendingIndex};
 use crate::model::{Checked, Memory};
+use crate::schema::appends::Appends;
 use redb::{ReadableTable, Table, WriteTransaction};
 use std::path::Path;
 

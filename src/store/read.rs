@@ -65,9 +65,31 @@ impl StoreReader {
         storage_error(&self.path, e)
     }
 
-    /// The underlying redb transaction, for the search indexes.
-    pub fn txn(&self) -> &ReadTransaction {
-        &self.txn
+    /// One of the store's tables as this snapshot holds it; an error when the store
+    /// has no such table or it cannot be read.
+    pub fn table<K: redb::Key + 'static, V: redb::Value + 'static>(
+        &self,
+        table: redb::TableDefinition<K, V>,
+    ) -> StoreResult<ReadOnlyTable<K, V>> {
+        self.txn.open_table(table).map_err(|e| self.err(e))
+    }
+
+    /// [`StoreReader::table`], `None` when the store has no such table yet.
+    pub fn table_if_present<K: redb::Key + 'static, V: redb::Value + 'static>(
+        &self,
+        table: redb::TableDefinition<K, V>,
+    ) -> StoreResult<Option<ReadOnlyTable<K, V>>> {
+        match self.txn.open_table(table) {
+            Ok(t) => Ok(Some(t)),
+            Err(redb::TableError::TableDoesNotExist(_)) => Ok(None),
+            Err(e) => Err(self.err(e)),
+        }
+    }
+
+    /// True when the snapshot's persisted index (postings, facts, columns, haystacks)
+    /// is complete and of this version, so a search may read it.
+    pub fn index_is_current(&self) -> StoreResult<bool> {
+        crate::index::index_is_current(&self.txn).map_err(|e| self.err(e))
     }
 
     /// The store file this snapshot reads.

@@ -8,10 +8,10 @@ use super::new_ids::NewIds;
 use super::open::storage_error;
 use super::steps::Steps;
 use super::tables::{IDS, KEY_NEXT_DOC, MEMORIES, META, RESERVED_META_KEYS, decode_doc};
-use crate::appends::Appends;
 use crate::commit::both;
 use crate::index::PendingIndex;
 use crate::model::Memory;
+use crate::schema::appends::Appends;
 use redb::{ReadableTable, WriteTransaction};
 use std::path::{Path, PathBuf};
 
@@ -84,9 +84,19 @@ impl StoreWriter {
         storage_error(&self.path, e)
     }
 
-    /// The underlying redb transaction, for the search indexes.
-    pub fn txn(&self) -> StoreResult<&WriteTransaction> {
+    /// The underlying redb transaction, for the store's own layers (its layout and
+    /// its index); every other writer opens tables with [`StoreWriter::table`].
+    pub(crate) fn txn(&self) -> StoreResult<&WriteTransaction> {
         live(&self.txn, &self.path)
+    }
+
+    /// One of the store's tables, open for writing in this transaction (created when
+    /// absent).
+    pub fn table<K: redb::Key + 'static, V: redb::Value + 'static>(
+        &self,
+        table: redb::TableDefinition<K, V>,
+    ) -> StoreResult<redb::Table<'_, K, V>> {
+        self.txn()?.open_table(table).map_err(|e| self.err(e))
     }
 
     /// In a write [in steps](super::Store::write_in_steps), commits what is written so

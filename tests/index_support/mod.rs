@@ -7,7 +7,7 @@ use crate::search_support::{bm25_tokens, fields, fuzzy_haystack};
 use memlens::index::facts::{self, CHUNK_DOCS, FACTS, Fact, Totals};
 use memlens::index::haystacks::{self, HAYSTACKS};
 use memlens::index::postings::{self, MAX_BLOCK, POSTINGS, Posting};
-use memlens::index::{SEARCH_DOCS, SearchRecord, index_is_current};
+use memlens::index::{SEARCH_DOCS, SearchRecord};
 use memlens::model::Memory;
 use memlens::store::Store;
 use memlens::store::tables::META;
@@ -131,14 +131,13 @@ pub fn brute_force(store: &Store) -> IndexContents {
 /// invariants on the way; returns it with each term's number of blocks.
 pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
     let reader = store.read().expect("read");
-    let txn = reader.txn();
     assert!(
-        index_is_current(txn).expect("meta"),
+        reader.index_is_current().expect("meta"),
         "the index marker is missing"
     );
     let mut index = IndexContents::default();
     let mut blocks: BTreeMap<String, usize> = BTreeMap::new();
-    let table = txn.open_table(POSTINGS).expect("postings table");
+    let table = reader.table(POSTINGS).expect("postings table");
     for entry in table.iter().expect("iter") {
         let (key, value) = entry.expect("entry");
         let term = postings::key_term(key.value()).expect("block key names a term");
@@ -179,7 +178,7 @@ pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
         list.extend(block);
         *blocks.entry(term.to_string()).or_insert(0) += 1;
     }
-    let facts_table = txn.open_table(FACTS).expect("facts table");
+    let facts_table = reader.table(FACTS).expect("facts table");
     facts::for_each(&facts_table, |doc, fact| index.facts.push((doc, fact))).expect("facts");
     // a chunk is stored exactly when one of its documents holds a memory
     let chunks: BTreeSet<u32> = facts_table
@@ -189,7 +188,7 @@ pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
         .collect();
     let wanted: BTreeSet<u32> = index.facts.iter().map(|f| f.0 / CHUNK_DOCS).collect();
     assert_eq!(chunks, wanted, "facts chunks");
-    let records = txn.open_table(SEARCH_DOCS).expect("search docs");
+    let records = reader.table(SEARCH_DOCS).expect("search docs");
     for entry in records.iter().expect("iter") {
         let (doc, bytes) = entry.expect("entry");
         let record = SearchRecord::decode(bytes.value().open(&doc.value()).expect("sealed"))
@@ -198,7 +197,7 @@ pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
             .records
             .insert(doc.value(), (record.id, record.length));
     }
-    let haystacks_table = txn.open_table(HAYSTACKS).expect("haystacks table");
+    let haystacks_table = reader.table(HAYSTACKS).expect("haystacks table");
     let text = |doc: u32, which: &str, bytes: &[u8]| {
         String::from_utf8(bytes.to_vec())
             .unwrap_or_else(|_| panic!("the {which} haystack of document {doc} is not UTF-8"))
@@ -322,7 +321,7 @@ fn assert_totals(store: &Store, want: &IndexContents, context: &str) {
         }
     }
     let reader = store.read().expect("read");
-    let meta = reader.txn().open_table(META).expect("meta");
+    let meta = reader.table(META).expect("meta");
     let stored = Totals::read(&meta).expect("totals").unwrap_or_default();
     assert_eq!(stored, expected, "{context}: facts totals");
 }
@@ -341,8 +340,7 @@ pub fn assert_holds(store: &Store, model: &BTreeMap<String, Memory>, context: &s
     // every id names a stored memory: none is left behind by a purge
     let reader = store.read().expect("read");
     let ids = reader
-        .txn()
-        .open_table(memlens::store::tables::IDS)
+        .table(memlens::store::tables::IDS)
         .expect("ids table");
     let listed: Vec<String> = ids
         .iter()

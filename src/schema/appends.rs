@@ -49,7 +49,7 @@ impl Appends {
     }
 
     /// Adds a row of an index table: `payload` sealed under `key` (see
-    /// [`crate::index::sealed`]); otherwise as [`push`](Self::push).
+    /// [`crate::schema::sealed`]); otherwise as [`push`](Self::push).
     pub(crate) fn push_sealed(&mut self, key: u32, payload: &[u8]) {
         self.keys.push(key);
         sealed::seal_into(&key, payload, &mut self.bytes);
