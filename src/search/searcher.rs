@@ -558,21 +558,33 @@ impl Searcher {
             scored,
         } = answer;
         let mut damage = None;
-        let hits = placed
+        let page: Vec<_> = placed
             .into_iter()
             .skip(offset)
             .take(upto.saturating_sub(offset))
-            .filter_map(|(m, is_discovery)| {
+            .collect();
+        // a corpus read without relationship counts: the page's from the column
+        let counts = match (self.corpus.relationship_count.len() == 0, snapshot) {
+            (true, Some(reader)) if !page.is_empty() => {
+                let docs: Vec<u32> = page
+                    .iter()
+                    .map(|(m, _)| self.corpus.docs[m.slot as usize])
+                    .collect();
+                super::stored::link_counts(reader, &docs).unwrap_or_else(|e| {
+                    damage = Some(e.to_string());
+                    Vec::new()
+                })
+            }
+            _ => Vec::new(),
+        };
+        let hits = page
+            .into_iter()
+            .enumerate()
+            .filter_map(|(at, (m, is_discovery))| {
                 let slot = m.slot as usize;
-                let read = self.memory(snapshot, slot).and_then(|memory| {
-                    let count = match self.corpus.relationship_count.get(slot) {
-                        Some(&n) => n,
-                        None => match snapshot {
-                            Some(reader) => reader.relationship_count(&memory)?,
-                            None => 0,
-                        },
-                    };
-                    Ok((memory, count))
+                let read = self.memory(snapshot, slot).map(|memory| {
+                    let count = self.corpus.relationship_count.get(slot);
+                    (memory, count.or(counts.get(at)).copied().unwrap_or(0))
                 });
                 match read {
                     Ok((memory, relationship_count)) => Some(Hit {

@@ -322,6 +322,32 @@ fn fill(
     Ok(whole)
 }
 
+/// The relationship counts of the memories stored under `docs` (in any order), read
+/// from the persisted column, each chunk once: what a page of hits shows when the
+/// corpus was read without them.
+pub(crate) fn link_counts(reader: &StoreReader, docs: &[u32]) -> StoreResult<Vec<u32>> {
+    let table = reader.table(COLUMNS)?;
+    let per = columns::CHUNK_DOCS;
+    let mut by_doc: Vec<usize> = (0..docs.len()).collect();
+    by_doc.sort_unstable_by_key(|&i| docs[i]);
+    let mut counts = vec![0; docs.len()];
+    let mut held: Option<(u32, Values)> = None;
+    for i in by_doc {
+        let chunk = docs[i] / per;
+        if held.as_ref().is_none_or(|(c, _)| *c != chunk) {
+            let values = columns::get(&table, Field::Links, chunk)
+                .map_err(|e| storage(reader, e))?
+                .unwrap_or_else(|| columns::empty(Field::Links));
+            held = Some((chunk, values));
+        }
+        if let Some((_, Values::Whole(v))) = &held {
+            let n = v.get((docs[i] % per) as usize).copied().unwrap_or(0);
+            counts[i] = u32::try_from(n).unwrap_or(u32::MAX);
+        }
+    }
+    Ok(counts)
+}
+
 /// Every slot's position in the order created_at desc, id asc. Ids are read (from the
 /// search records) only for memories created at the same instant as another.
 fn time_ranks(reader: &StoreReader, c: &Corpus) -> StoreResult<Vec<u32>> {
