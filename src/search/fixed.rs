@@ -9,6 +9,11 @@ impl<T: Clone> Part for Vec<T> {
         debug_assert_eq!(at, self.len(), "values are appended at the end");
         self.extend_from_slice(&src[from..to]);
     }
+
+    /// Room for a whole part: filling it never moves it.
+    fn fresh() -> Self {
+        Vec::with_capacity(super::parts::PART_SLOTS)
+    }
 }
 
 /// One `T` per slot, pushed in slot order.

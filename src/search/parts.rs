@@ -14,6 +14,11 @@ pub(crate) const PART_SLOTS: usize = if cfg!(debug_assertions) { 16 } else { 409
 pub(crate) trait Part: Default + Clone {
     /// Gives the part's slots `at..` the values of `src`'s slots `from..to`.
     fn append(&mut self, at: usize, src: &Self, from: usize, to: usize);
+
+    /// An empty part about to be filled slot after slot.
+    fn fresh() -> Self {
+        Self::default()
+    }
 }
 
 /// A value per slot kept in [`Parts`]: what an update takes runs of.
@@ -82,7 +87,7 @@ impl<P: Part> Parts<P> {
     /// Shares the parts before part number `k` (the part being filled among them).
     fn close_before(&mut self, k: usize) {
         while self.parts.len() < k {
-            let filled = std::mem::take(&mut self.tail);
+            let filled = std::mem::replace(&mut self.tail, P::fresh());
             self.parts.push(Arc::new(filled));
         }
     }
