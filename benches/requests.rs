@@ -468,7 +468,9 @@ fn during_the_load(store: &Path, runs: usize) {
         for _ in 0..runs.max(3) {
             let collection = Arc::new(LocalCollection::open(store).expect("collection"));
             let load = collection.load_in_background();
-            std::thread::sleep(Duration::from_millis(300));
+            std::thread::sleep(Duration::from_millis(
+                env_usize("MEMLENS_BENCH_LOAD_DELAY_MS", 300) as u64,
+            ));
             let started = Instant::now();
             collection.search(&req).expect("search");
             busy.push(started.elapsed().as_secs_f64() * 1e3);

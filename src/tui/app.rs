@@ -74,6 +74,7 @@ pub async fn run(
 ) -> std::io::Result<Ended> {
     // Before the terminal changes, so no signal can leave it changed.
     let mut signals = Signals::listen()?;
+    super::signals::exit_after_signal(WRITE_GRACE + Duration::from_secs(2))?;
     let mut ended = Ended::Quit;
     let guard = TerminalGuard::enter(mouse)?;
     let backend = CrosstermBackend::new(FrameWriter::new(std::io::stdout(), true));
@@ -140,7 +141,10 @@ pub async fn run(
     drop(terminal);
     drop(guard);
     if !worker.finish_writes(WRITE_GRACE).await {
-        eprintln!(
+        // the terminal may be gone (a hangup): a failed report must not stop the exit
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
             "memlens: a write to the store had not finished after {} s and was dropped; the store keeps its last committed state",
             WRITE_GRACE.as_secs()
         );

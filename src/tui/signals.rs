@@ -26,6 +26,32 @@ impl Ended {
     }
 }
 
+/// Ends the process `grace` after any of the four signals, in case the browser's loop
+/// cannot end it: with the terminal gone, the terminal library's read can spin without
+/// returning (crossterm 0.29 retries a read of a hung-up tty forever), so the loop
+/// never sees the signal. The loop, when it does end, exits well before (it waits at
+/// most [`super::app`]'s write grace for the writes already sent). Listens on a task of
+/// its own, on the runtime's worker threads; the exit code is the one a shell expects.
+pub fn exit_after_signal(grace: std::time::Duration) -> std::io::Result<()> {
+    let mut signals = Signals::listen()?;
+    tokio::spawn(async move {
+        let number = signals.next().await;
+        tokio::time::sleep(grace).await;
+        // the loop is stuck: the store keeps its last committed state (a failed write
+        // to a terminal that is gone is no reason not to exit)
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "memlens: ended by signal {number} while the browser could not react"
+        );
+        // at once, without the exit's cleanup: a stuck thread may hold what it takes
+        // (the standard output's lock)
+        // SAFETY: _exit only ends the process.
+        unsafe { libc::_exit(Ended::Signal(number).exit_code()) }
+    });
+    Ok(())
+}
+
 /// The four signals, listened to from the start of the session.
 pub struct Signals {
     listening: Vec<(i32, Signal)>,

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+# Usage: scripts/keys_during_load.py BIN STORE [RUNS]
+# The time from a key pressed while the browser's in-memory index is still loading to
+# the screen showing its answer: the browser opens on STORE in tmux (160x40); once its
+# first screen is up (the status line says it is loading), one key is sent — a tab
+# switch (3 Density, 4 Rating, 5 Discovery), an engine change with a query typed, or a
+# filter step — and the screen is read until the status line shows the new answer's
+# match count or time. Each key gets a fresh browser, RUNS times (default 5), and
+# the answer counts only if the status line still says "loading" when it appears.
+# Prints median and max in ms per key. Needs tmux.
+import os, re, statistics, subprocess, sys, time
+
+import tmux_screen
+
+BIN, DB = sys.argv[1], sys.argv[2]
+RUNS = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+SESSION = f"memlens-keys-{os.getpid()}"
+
+
+def status(text):
+    lines = [l for l in text.splitlines() if " matches" in l or " match " in l]
+    return lines[-1] if lines else ""
+
+
+def send(*keys):
+    subprocess.run(["tmux", "send-keys", "-t", SESSION, *keys], check=True)
+
+
+def one(prepare, key, changed):
+    subprocess.run(["tmux", "new-session", "-d", "-s", SESSION, "-x", "160", "-y", "40",
+                    f"{BIN} --db {DB}"], check=True)
+    try:
+        tmux_screen.wait_for(SESSION, lambda t: "loading" in status(t), 30)
+        before = tmux_screen.screen(SESSION)
+        prepare(before)
+        before = tmux_screen.screen(SESSION)
+        pressed = time.perf_counter()
+        send(key)
+        while True:
+            now = tmux_screen.screen(SESSION)
+            if changed(before, now):
+                shown = time.perf_counter()
+                return (shown - pressed) * 1e3, "loading" in status(now)
+            if time.perf_counter() - pressed > 30:
+                raise SystemExit(f"no answer; screen:\n{now}")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", SESSION])
+        time.sleep(0.5)  # the browser gone before the next one opens
+
+
+def rows(text):
+    return [l[:70] for l in text.splitlines()[5:12]]
+
+
+def tab(name):
+    # the list's first rows and the status line (the answer's time) show the new answer
+    return lambda b, n: status(n) != status(b) and rows(n) != rows(b)
+
+
+def nothing(_):
+    pass
+
+
+def typed(word):
+    def prepare(_):
+        send("/")
+        send("-l", word)
+        tmux_screen.wait_for(SESSION, lambda t: word in t and "loading" in status(t), 30)
+        # the query's own answer first
+        time.sleep(1.0)
+    return prepare
+
+
+def status_changed(b, n):
+    return status(n) != status(b)
+
+
+# a session of its own keeps the tmux server up between the browsers
+subprocess.run(["tmux", "new-session", "-d", "-s", SESSION + "-keep"], check=True)
+cases = [
+    ("tab switch → Density", nothing, "3", tab("Density")),
+    ("tab switch → Rating", nothing, "4", tab("Rating")),
+    ("tab switch → Discovery", nothing, "5", tab("Discovery")),
+    ("engine change → bm25 (water)", typed("water"), "C-t", status_changed),
+]
+for name, prepare, key, changed in cases:
+    times, during = [], 0
+    for _ in range(RUNS):
+        ms, loading = one(prepare, key, changed)
+        times.append(ms)
+        during += loading
+    print(f"| {name} | {statistics.median(times):.0f} | {max(times):.0f} | {during} of {RUNS} |",
+          flush=True)
+subprocess.run(["tmux", "kill-session", "-t", SESSION + "-keep"])
