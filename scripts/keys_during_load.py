@@ -22,6 +22,11 @@ def status(text):
     return lines[-1] if lines else ""
 
 
+def count(line):
+    found = re.search(r"(\d+) match", line)
+    return found.group(1) if found else None
+
+
 def send(*keys):
     subprocess.run(["tmux", "send-keys", "-t", SESSION, *keys], check=True)
 
@@ -44,8 +49,13 @@ def one(prepare, key, changed):
             if time.perf_counter() - pressed > 30:
                 raise SystemExit(f"no answer; screen:\n{now}")
     finally:
+        pid = subprocess.run(["tmux", "display", "-p", "-t", SESSION, "#{pane_pid}"],
+                             capture_output=True, text=True).stdout.strip()
         subprocess.run(["tmux", "kill-session", "-t", SESSION])
-        time.sleep(0.5)  # the browser gone before the next one opens
+        # the browser gone (its load ended) before the next one opens
+        while pid and os.path.exists(f"/proc/{pid}"):
+            time.sleep(0.05)
+        time.sleep(0.3)
 
 
 def rows(text):
@@ -62,12 +72,12 @@ def nothing(_):
 
 
 def typed(word):
-    def prepare(_):
+    def prepare(before):
         send("/")
         send("-l", word)
-        tmux_screen.wait_for(SESSION, lambda t: word in t and "loading" in status(t), 30)
-        # the query's own answer first
-        time.sleep(1.0)
+        # the query's own answer first (the match count changes), the load still going
+        tmux_screen.wait_for(SESSION, lambda t: word in t and "loading" in status(t)
+                             and count(status(t)) != count(status(before)), 30)
     return prepare
 
 
