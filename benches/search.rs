@@ -1,6 +1,7 @@
 //! Search latency at 100k memories (SPEC §6) beside the named peers on the same text:
-//! `grep -F -i`, SQLite FTS5 through the sqlite3 CLI, `fzf --filter`. Prints medians,
-//! p95 and ratios; nothing here is asserted.
+//! `grep -F` on the literal haystacks, SQLite FTS5 through the sqlite3 CLI, `fzf
+//! --filter` on the fuzzy haystacks. Prints medians, p95 and ratios; nothing here is
+//! asserted.
 //!
 //! `cargo bench --bench search` (set MEMLENS_BENCH_N for another size). Peers missing
 //! from the machine are skipped with a note; `scripts/bench_peers.sh` installs them.
@@ -210,22 +211,10 @@ fn main() {
         load.as_secs_f64() * 1e3
     );
 
-    // the same text for the peers, one memory per line
-    let lines = dir.path().join("lines.txt");
-    {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&lines).expect("lines"));
-        for m in &memories {
-            let text = format!(
-                "{} {} {} {} {}",
-                m.id,
-                m.title.as_deref().unwrap_or(""),
-                m.memory_type,
-                m.tags.join(" "),
-                m.body
-            );
-            writeln!(f, "{}", text.replace('\n', " ")).expect("write");
-        }
-    }
+    // the peers search what memlens searches, one memory per line: grep the literal
+    // haystacks (lowercased, fields apart), fzf the fuzzy ones
+    let (lines, fuzzy_lines) = (dir.path().join("literal.txt"), dir.path().join("fuzzy.txt"));
+    write_haystacks(&memories, &lines, &fuzzy_lines);
     let fts = dir.path().join("fts.db");
     let sqlite = have("sqlite3");
     if sqlite {
@@ -284,12 +273,12 @@ fn main() {
             .iter()
             .filter_map(|q| {
                 let mut c = Command::new("grep");
-                c.args(["-F", "-i", "-c", q.as_str()]).arg(&lines);
+                c.args(["-F", "-c", q.to_lowercase().as_str()]).arg(&lines);
                 time_command(c, None)
             })
             .collect(),
     );
-    row("literal, per keystroke", ours, Some(("grep -F -i", grep)));
+    row("literal, per keystroke", ours, Some(("grep -F", grep)));
 
     // bm25 top-k
     let bm25_queries: Vec<String> = picks
@@ -367,7 +356,7 @@ fn main() {
                 .filter_map(|q| {
                     let mut c = Command::new("fzf");
                     c.args(["--filter", q.as_str()]);
-                    time_command(c, Some(&lines))
+                    time_command(c, Some(&fuzzy_lines))
                 })
                 .collect();
             row(name, ours, Some(("fzf --filter", stats(theirs))));
@@ -466,15 +455,31 @@ fn main() {
     drop(store);
     whole_process(
         &dir.path().join("bench.redb"),
-        &lines,
+        (&lines, &fuzzy_lines),
         sqlite.then_some(fts.as_path()),
         &picks,
     );
 }
 
+/// Writes each memory's literal haystack (its fields joined by a tab instead of a line
+/// break, so one memory is one line; a query word holds no whitespace, so it matches
+/// within one field either way) to `literal` and its fuzzy haystack to `fuzzy`, one
+/// memory per line: the text memlens's literal and fuzzy engines search.
+fn write_haystacks(memories: &[memlens::model::Memory], literal: &Path, fuzzy: &Path) {
+    use memlens::index::tokenize::{fuzzy_haystack, literal_haystack};
+    let create = |p: &Path| std::io::BufWriter::new(std::fs::File::create(p).expect("haystacks"));
+    let (mut l, mut f) = (create(literal), create(fuzzy));
+    for m in memories {
+        writeln!(l, "{}", literal_haystack(m).replace('\n', "\t")).expect("write");
+        writeln!(f, "{}", fuzzy_haystack(m)).expect("write");
+    }
+}
+
 /// `memlens search` as a whole process (open, search, print 50) beside the peers'
-/// one-shot commands on the same text.
-fn whole_process(db: &Path, lines: &Path, fts: Option<&Path>, picks: &[&str]) {
+/// one-shot commands on the same text: `haystacks` are the literal and the fuzzy
+/// haystack files.
+fn whole_process(db: &Path, haystacks: (&Path, &Path), fts: Option<&Path>, picks: &[&str]) {
+    let (lines, fuzzy_lines) = haystacks;
     println!();
     println!(
         "whole process (open, search, print 50), over {} queries:",
@@ -503,7 +508,10 @@ fn whole_process(db: &Path, lines: &Path, fts: Option<&Path>, picks: &[&str]) {
     let grep = stats(
         picks
             .iter()
-            .filter_map(|q| shell(format!("grep -F -i '{q}' '{}' | wc -l", lines.display())))
+            .filter_map(|q| {
+                let q = q.to_lowercase();
+                shell(format!("grep -F '{q}' '{}' | wc -l", lines.display()))
+            })
             .collect(),
     );
     row(
@@ -537,7 +545,7 @@ fn whole_process(db: &Path, lines: &Path, fts: Option<&Path>, picks: &[&str]) {
                 .filter_map(|q| {
                     shell(format!(
                         "fzf --filter '{q}' < '{}' | head -50",
-                        lines.display()
+                        fuzzy_lines.display()
                     ))
                 })
                 .collect(),

@@ -3,6 +3,7 @@
 
 use super::{MEMLENS, Table, have, p50_p95, timed};
 use memlens::corpus::{CorpusSpec, generate, plain_line};
+use memlens::index::tokenize::{fuzzy_haystack, literal_haystack};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -11,24 +12,30 @@ use std::process::{Command, Stdio};
 pub struct Files {
     /// Canonical JSONL, for `memlens import`.
     pub jsonl: PathBuf,
-    /// One line of plain text per memory, for fzf and grep.
-    pub lines: PathBuf,
+    /// Each memory's literal haystack on one line (fields apart by a tab), for grep.
+    pub literal: PathBuf,
+    /// Each memory's fuzzy haystack on one line, for fzf.
+    pub fuzzy: PathBuf,
     /// `id<TAB>title<TAB>body`, for tantivy-py.
     pub tsv: PathBuf,
     /// The FTS5 load script, one transaction.
     pub sql: PathBuf,
-    /// Bytes of plain text (the lines file's size).
+    /// Bytes of plain text (title and body, a line each).
     pub text_bytes: u64,
+    /// Bytes of the fuzzy haystacks file.
+    pub fuzzy_bytes: u64,
 }
 
 /// Writes the corpus once in every shape the peers need.
 pub fn write_corpus(dir: &Path, n: usize) -> Files {
     let files = Files {
         jsonl: dir.join("memories.jsonl"),
-        lines: dir.join("memories.txt"),
+        literal: dir.join("literal.txt"),
+        fuzzy: dir.join("fuzzy.txt"),
         tsv: dir.join("memories.tsv"),
         sql: dir.join("load.sql"),
         text_bytes: 0,
+        fuzzy_bytes: 0,
     };
     let open = |p: &Path| {
         BufWriter::with_capacity(
@@ -36,9 +43,10 @@ pub fn write_corpus(dir: &Path, n: usize) -> Files {
             std::fs::File::create(p).expect("create corpus file"),
         )
     };
-    let (mut jsonl, mut lines, mut tsv, mut sql) = (
+    let (mut jsonl, mut literal, mut fuzzy, mut tsv, mut sql) = (
         open(&files.jsonl),
-        open(&files.lines),
+        open(&files.literal),
+        open(&files.fuzzy),
         open(&files.tsv),
         open(&files.sql),
     );
@@ -47,7 +55,7 @@ pub fn write_corpus(dir: &Path, n: usize) -> Files {
         "CREATE VIRTUAL TABLE t USING fts5(id, title, body);\nBEGIN;"
     )
     .expect("write");
-    let mut text_bytes = 0u64;
+    let (mut text_bytes, mut fuzzy_bytes) = (0u64, 0u64);
     let spec = CorpusSpec {
         seed: 2026,
         size: n,
@@ -57,7 +65,11 @@ pub fn write_corpus(dir: &Path, n: usize) -> Files {
         let line = plain_line(&m);
         text_bytes += line.len() as u64 + 1;
         writeln!(jsonl, "{}", m.to_json_line()).expect("write");
-        writeln!(lines, "{line}").expect("write");
+        // what memlens's literal and fuzzy engines search
+        writeln!(literal, "{}", literal_haystack(&m).replace('\n', "\t")).expect("write");
+        let hay = fuzzy_haystack(&m);
+        fuzzy_bytes += hay.len() as u64 + 1;
+        writeln!(fuzzy, "{hay}").expect("write");
         let flat = |s: &str| s.replace(['\t', '\n', '\r'], " ");
         let title = m.title.as_deref().unwrap_or("");
         writeln!(tsv, "{}\t{}\t{}", m.id, flat(title), flat(&m.body)).expect("write");
@@ -74,12 +86,13 @@ pub fn write_corpus(dir: &Path, n: usize) -> Files {
     writeln!(sql, "COMMIT;").expect("write");
     // On disk before anything is timed: else the kernel writes the corpus back during
     // the first import (some 3 GB at 1M), which then pays for it.
-    for w in [jsonl, lines, tsv, sql] {
+    for w in [jsonl, literal, fuzzy, tsv, sql] {
         let file = w.into_inner().expect("flush corpus file");
         file.sync_all().expect("sync corpus file");
     }
     Files {
         text_bytes,
+        fuzzy_bytes,
         ..files
     }
 }
