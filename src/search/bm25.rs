@@ -40,8 +40,14 @@ pub(crate) fn search(
     if set.is_empty() || terms.is_empty() {
         return Vec::new();
     }
-    let n = set.len() as f64;
-    let avgdl = selection.total_length(c) as f64 / n;
+    // a corpus of some of the filtered set only carries the whole set's totals
+    let (n, avgdl) = match c.bm25_totals {
+        Some((n, total)) if n > 0 => (n as f64, total as f64 / n as f64),
+        _ => {
+            let n = set.len() as f64;
+            (n, selection.total_length(c) as f64 / n)
+        }
+    };
     // (slot, tf of each query term) for every member containing at least one term
     let persisted = match snapshot {
         Some(reader) if !c.holds_terms => from_persisted(reader, c, member, terms),

@@ -99,6 +99,9 @@ pub(crate) struct Corpus {
     /// False when BM25 reads the persisted postings of the searcher's snapshot instead
     /// of terms held here (a searcher opened on a store whose index is current).
     pub holds_terms: bool,
+    /// BM25's N and summed length of the filtered set when the corpus holds only some
+    /// of it (the memories a query's postings name), taken from the stored totals.
+    pub(crate) bm25_totals: Option<(u64, u64)>,
     /// True when the literal and fuzzy haystacks are not held here but read from the
     /// haystack chunks of the searcher's snapshot (a corpus the planner read from the
     /// persisted index for one request).

@@ -47,6 +47,9 @@ pub fn from_stored(
     reader: &StoreReader,
     req: &SearchRequest,
 ) -> StoreResult<Option<SearchResponse>> {
+    if let Some(answer) = bm25_among_postings(reader, req)? {
+        return Ok(Some(answer));
+    }
     let mut needs = Needs::default();
     needs.filters(&req.filters);
     needs.mode(Searcher::effective_mode(req));
@@ -56,6 +59,63 @@ pub fn from_stored(
     };
     let searcher = Searcher::with(corpus, None, reader.path());
     Ok(searcher.answer_on(Some(reader), req))
+}
+
+/// A BM25 query under the default filters, by relevance descending: its postings name
+/// every memory it can find, so only their facts and columns are read, with N and
+/// avgdl from the stored totals (the default filters' set, as the whole corpus gives
+/// them). `None` for any other request, without totals, or when BM25 finds nothing
+/// there (the literal fallback searches every memory).
+fn bm25_among_postings(
+    reader: &StoreReader,
+    req: &SearchRequest,
+) -> StoreResult<Option<SearchResponse>> {
+    use crate::index::facts::Totals;
+    use crate::search::request::{BrowseMode, DeletedFilter, Engine, Order};
+    let defaults = Filters {
+        deleted: req.filters.deleted,
+        ..Filters::default()
+    };
+    if req.engine != Engine::Bm25
+        || req.query.trim().is_empty()
+        || req.filters != defaults
+        || Searcher::effective_mode(req) != BrowseMode::Relevance
+        || req.order == Some(Order::Asc)
+    {
+        return Ok(None);
+    }
+    let Some(meta) = reader.table_if_present(crate::store::tables::META)? else {
+        return Ok(None);
+    };
+    let totals = Totals::read(&meta).map_err(|e| StoreError::of_storage(reader.path(), e))?;
+    let Some(t) = totals else {
+        return Ok(None);
+    };
+    let (n, total) = match req.filters.deleted {
+        DeletedFilter::Exclude => (t.live, t.live_length),
+        DeletedFilter::Only => (t.deleted, t.deleted_length),
+        DeletedFilter::Include => (t.live + t.deleted, t.live_length + t.deleted_length),
+    };
+    let terms = crate::index::tokenize::query_tokens(&req.query);
+    let Some(lists) = crate::search::bm25::read_persisted(reader, &terms) else {
+        return Ok(None);
+    };
+    let mut docs: Vec<u32> = lists.iter().flatten().map(|&(doc, _)| doc).collect();
+    docs.sort_unstable();
+    docs.dedup();
+    if n == 0 || docs.is_empty() {
+        return Ok(None);
+    }
+    let mut needs = Needs::default();
+    needs.filters(&req.filters);
+    needs.mode(BrowseMode::Relevance);
+    needs.engine(req);
+    let Some(mut corpus) = stored::load_docs(reader, &needs, &docs)? else {
+        return Ok(None);
+    };
+    corpus.bm25_totals = Some((n, total));
+    let answer = Searcher::with(corpus, None, reader.path()).answer_on(Some(reader), req);
+    Ok(answer.filter(|a| a.total > 0 && a.notice.is_none() && a.damage.is_none()))
 }
 
 /// The record numbers of every memory `req` finds (its filters and query; mode,

@@ -138,11 +138,30 @@ fn walk(
     field: Field,
     f: impl FnMut(usize, &Values, usize, bool),
 ) -> StoreResult<()> {
+    let sparse = docs.len() < SPARSE_BELOW;
     let chunks = |each: &mut dyn FnMut(u32, &Values)| {
-        columns::for_each(table, field, |chunk, values| each(chunk, values))
+        if !sparse {
+            return columns::for_each(table, field, |chunk, values| each(chunk, values));
+        }
+        // a few memories: only the chunks that hold them
+        let mut last = None;
+        for &doc in docs.iter() {
+            let chunk = doc / columns::CHUNK_DOCS;
+            if last.replace(chunk) != Some(chunk)
+                && let Some(values) = columns::get(table, field, chunk)?
+            {
+                each(chunk, &values);
+            }
+        }
+        Ok(())
     };
     walk_chunks(reader, docs, &columns::empty(field), chunks, f)
 }
+
+/// Below this many memories, a corpus reads each column's chunks that hold them one by
+/// one instead of walking every stored chunk. Small in debug builds, so that the tests'
+/// small collections take both ways.
+const SPARSE_BELOW: usize = if cfg!(debug_assertions) { 8 } else { 4096 };
 
 /// [`walk`] over chunks of any kind that `chunks` reads, `empty` standing for a chunk
 /// not stored.
@@ -178,18 +197,50 @@ fn walk_chunks<V>(
 /// Reads the corpus `needs` asks for; `None` when the persisted index is not current
 /// or does not agree with itself (the caller loads the store instead).
 pub(crate) fn load(reader: &StoreReader, needs: &Needs) -> StoreResult<Option<Corpus>> {
+    load_among(reader, needs, None)
+}
+
+/// [`load`] of the memories stored under `docs` (ascending) only: what a BM25 query
+/// reads when its postings name every memory it can find. The corpus holds no tags
+/// (`None` when `needs` asks for them).
+pub(crate) fn load_docs(
+    reader: &StoreReader,
+    needs: &Needs,
+    docs: &[u32],
+) -> StoreResult<Option<Corpus>> {
+    if needs.fields.contains(&Field::Tags) {
+        return Ok(None);
+    }
+    load_among(reader, needs, Some(docs))
+}
+
+fn load_among(
+    reader: &StoreReader,
+    needs: &Needs,
+    only: Option<&[u32]>,
+) -> StoreResult<Option<Corpus>> {
     if !reader.index_is_current()? {
         return Ok(None);
     }
     let mut c = Corpus::without_terms();
     c.stored_text = true;
     let facts_table = reader.table(FACTS)?;
-    facts::for_each(&facts_table, |doc, fact| {
+    let mut push = |doc, fact: facts::Fact| {
         c.docs.push(doc);
         c.created.push(fact.created_at);
         c.deleted.push(fact.deleted);
         c.lengths.push(fact.length);
-    })
+    };
+    match only {
+        None => facts::for_each(&facts_table, push),
+        Some(docs) => facts::get_many(&facts_table, docs).map(|facts| {
+            for (&doc, fact) in docs.iter().zip(facts) {
+                if let Some(fact) = fact {
+                    push(doc, fact);
+                }
+            }
+        }),
+    }
     .map_err(|e| storage(reader, e))?;
     let table = reader.table(COLUMNS)?;
     let docs = std::mem::take(&mut c.docs);
