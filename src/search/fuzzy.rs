@@ -48,6 +48,30 @@ pub(crate) struct Found {
     pub best: Option<Vec<Match>>,
 }
 
+/// What one part of a scan found: its matches in slot order and the keys it kept
+/// ([`Best::kept`]).
+pub(crate) type Part = (Vec<u32>, Vec<(u64, u32)>);
+
+impl Found {
+    /// What the parts of a scan found, in slot order (the matches unscored); the best
+    /// list made with `best` (its `k`) when the ranking keeps one.
+    pub(crate) fn of_parts(parts: Vec<Part>, best: Option<usize>) -> Found {
+        let mut matches = Vec::new();
+        let mut kept = Vec::new();
+        for (slots, top) in parts {
+            matches.extend(slots.into_iter().map(|slot| Match {
+                slot,
+                score: f64::NAN,
+            }));
+            kept.extend(top);
+        }
+        Found {
+            matches,
+            best: best.map(|k| top(kept, k)),
+        }
+    }
+}
+
 /// The `k`-th best key found so far by any part of a search (0 before `k` are found):
 /// no memory whose key cannot exceed it can reach the page. Shared between threads and
 /// between the chunks of a progressive search.
@@ -179,19 +203,7 @@ pub(crate) fn run(c: &Corpus, set: &[u32], query: &str, ranking: Ranking, floor:
     let parts = in_parts(set.len(), |range| {
         vec![best_of(c, &pattern, &set[range], k, floor)]
     });
-    let mut matches = Vec::new();
-    let mut best = Vec::new();
-    for (slots, top) in parts {
-        matches.extend(slots.into_iter().map(|slot| Match {
-            slot,
-            score: f64::NAN,
-        }));
-        best.extend(top);
-    }
-    Found {
-        matches,
-        best: matches!(ranking, Ranking::Best(_)).then(|| top(best, k)),
-    }
+    Found::of_parts(parts, matches!(ranking, Ranking::Best(_)).then_some(k))
 }
 
 /// Scored matches kept beyond the page's `k`, all below its `k`-th: likely among the best
@@ -201,7 +213,7 @@ const SPARE: usize = 256;
 
 /// The first `k` (and up to [`SPARE`] more) of `keyed` (key, slot) pairs, best first,
 /// as matches.
-pub(crate) fn top(mut keyed: Vec<(u64, u32)>, k: usize) -> Vec<Match> {
+fn top(mut keyed: Vec<(u64, u32)>, k: usize) -> Vec<Match> {
     keyed.sort_unstable_by(|a, b| b.cmp(a));
     keyed.truncate(k.saturating_add(SPARE));
     keyed
@@ -216,13 +228,7 @@ pub(crate) fn top(mut keyed: Vec<(u64, u32)>, k: usize) -> Vec<Match> {
 /// Every match of `part` (ascending slots), and the best `k` of them by key with some
 /// runners-up ([`SPARE`]). Walks the part from its end, the newest memories of a store
 /// that grew by adding, so that ties with the best found are settled early.
-fn best_of(
-    c: &Corpus,
-    pattern: &FuzzyPattern,
-    part: &[u32],
-    k: usize,
-    floor: &Floor,
-) -> (Vec<u32>, Vec<(u64, u32)>) {
+fn best_of(c: &Corpus, pattern: &FuzzyPattern, part: &[u32], k: usize, floor: &Floor) -> Part {
     let mut slots = Vec::new();
     let mut best = Best::new(k, floor);
     best.scan(

@@ -402,7 +402,7 @@ pub(crate) fn link_counts(reader: &StoreReader, docs: &[u32]) -> StoreResult<Vec
 /// Every slot's position in the order created_at desc, id asc. Ids are read (from the
 /// search records) only for memories created at the same instant as another.
 fn time_ranks(reader: &StoreReader, c: &Corpus) -> StoreResult<Vec<u32>> {
-    let records = txn_records(reader)?;
+    let records = reader.table(SEARCH_DOCS)?;
     let order = by_time(&c.created, |tied| by_id_in(reader, &records, c, tied))?;
     Ok(ranks(&order))
 }
@@ -410,7 +410,7 @@ fn time_ranks(reader: &StoreReader, c: &Corpus) -> StoreResult<Vec<u32>> {
 /// Sorts `slots` by the ids of their memories, ascending (read from the search
 /// records, or the memory when a record is missing).
 pub(crate) fn sort_by_id(reader: &StoreReader, c: &Corpus, slots: &mut [u32]) -> StoreResult<()> {
-    by_id_in(reader, &txn_records(reader)?, c, slots)
+    by_id_in(reader, &reader.table(SEARCH_DOCS)?, c, slots)
 }
 
 /// [`sort_by_id`] with the search records open.
@@ -447,10 +447,4 @@ fn by_id_in(
         *place = slot;
     }
     Ok(())
-}
-
-fn txn_records(
-    reader: &StoreReader,
-) -> StoreResult<redb::ReadOnlyTable<u32, crate::schema::sealed::Sealed>> {
-    reader.table(SEARCH_DOCS)
 }

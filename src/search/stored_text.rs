@@ -160,19 +160,8 @@ pub(crate) fn fuzzy(
     if incomplete.load(Ordering::Relaxed) {
         return None;
     }
-    let mut matches = Vec::new();
-    let mut best = Vec::new();
-    for (found, kept) in parts {
-        matches.extend(found.into_iter().map(|slot| Match {
-            slot,
-            score: f64::NAN,
-        }));
-        best.extend(kept);
-    }
-    Some(fuzzy::Found {
-        matches,
-        best: (k > 0).then(|| fuzzy::top(best, k)),
-    })
+    let best = matches!(ranking, Ranking::Best(_)).then_some(k);
+    Some(fuzzy::Found::of_parts(parts, best))
 }
 
 /// Every match of `pattern` among the memories stored under `docs`, scored.
