@@ -1,6 +1,6 @@
 //! `memlens check` and `--repair` on stores damaged in known ways: a memory whose bytes
 //! changed, and each table memlens derives from the memories (ids, backlinks, search
-//! records, haystacks, facts, postings, totals) losing or changing a row. The check
+//! records, haystacks, facts, postings, vocabulary, totals) losing or changing a row. The check
 //! must name each damage (exit 1), a clean store must pass (exit 0), and a repair must
 //! give back the store as it was, setting aside only the damaged memory, whose bytes it
 //! keeps.
@@ -13,6 +13,7 @@ use memlens::index::SEARCH_DOCS;
 use memlens::index::facts::{FACTS, KEY_TOTALS};
 use memlens::index::haystacks::HAYSTACKS;
 use memlens::index::postings::POSTINGS;
+use memlens::index::vocabulary::VOCABULARY;
 use memlens::store::tables::{BACKLINKS, DAMAGED, IDS, MEMORIES, META};
 use redb::{ReadableDatabase, ReadableTable};
 use std::path::{Path, PathBuf};
@@ -97,7 +98,7 @@ fn a_clean_store_passes_and_the_check_changes_nothing() {
 #[test]
 fn each_derived_table_out_of_step_is_found_and_repaired_to_the_same_store() {
     type Damage = fn(&redb::WriteTransaction);
-    let cases: [(&str, &[&str], Damage); 8] = [
+    let cases: [(&str, &[&str], Damage); 9] = [
         ("an id removed", &["(ids)", "m0000042"], |t| {
             t.open_table(IDS).unwrap().remove("m0000042").unwrap();
         }),
@@ -134,6 +135,15 @@ fn each_derived_table_out_of_step_is_found_and_repaired_to_the_same_store() {
         ("the facts removed", &["(index)", "facts"], |t| {
             t.open_table(FACTS).unwrap().remove(0).unwrap();
         }),
+        (
+            "a vocabulary chunk removed",
+            &["(index)", "vocabulary lacks"],
+            |t| {
+                let mut v = t.open_table(VOCABULARY).unwrap();
+                let first = v.first().unwrap().unwrap().0.value().to_string();
+                v.remove(first.as_str()).unwrap();
+            },
+        ),
         ("the totals changed", &["(index)", "totals"], |t| {
             t.open_table(META)
                 .unwrap()

@@ -17,7 +17,22 @@ use proptest::prelude::*;
 use search_support::{actual, assert_agrees, docs_of, oracle, store_with};
 
 const WORDS: &[&str] = &[
-    "alpha", "beta", "Gamma", "cache", "cached", "École", "redb", "42", "go", "naïve",
+    "alpha",
+    "beta",
+    "Gamma",
+    "cache",
+    "cached",
+    "École",
+    "redb",
+    "42",
+    "go",
+    "naïve",
+    // a Kelvin sign lowercases to an ASCII k; a dotted capital I to i and a combining dot
+    "\u{212A}elvin",
+    "İstanbul",
+    "snake_case",
+    "re-do",
+    "ΟΔΟΣ",
 ];
 const TYPES: &[&str] = &["note", "decision", "gotcha", "session_recap"];
 const TAGS: &[&str] = &["rust", "db", "ui"];
@@ -281,6 +296,15 @@ fn request() -> impl Strategy<Value = SearchRequest> {
         "g",
         "m1",
         "zzz",
+        // words the vocabulary and postings answer, and some they leave to the haystacks
+        "cole",
+        "kelvin",
+        "stanbul",
+        "ake_c",
+        "re-do",
+        "edb alpha",
+        "ive",
+        "οδοσ",
     ];
     (
         prop::sample::select(queries),

@@ -1,7 +1,7 @@
 //! What makes search fast: index tables kept in the same write transaction as the
 //! memories they describe, so they are never stale, even after a crash.
 //!
-//! Five tables, all written by [`IndexWriter`] in the transaction that writes the
+//! Six tables, all written by [`IndexWriter`] in the transaction that writes the
 //! memory:
 //! - `SEARCH_DOCS`: one [`SearchRecord`] per memory (the fields filters and browse
 //!   modes read, and its BM25 length), from which the in-memory searcher builds its
@@ -15,7 +15,9 @@
 //!   searcher's own copy of that text (the records do not repeat it);
 //! - [`columns::COLUMNS`]: per field, the values of every filtered or sorted field in
 //!   chunks of consecutive documents, brought up to date from the records at the flush,
-//!   so a request reads only the fields it filters or sorts by.
+//!   so a request reads only the fields it filters or sorts by;
+//! - [`vocabulary::VOCABULARY`]: every BM25 term, sorted in chunks, so a literal query
+//!   word finds the terms that contain it (and, through their postings, its memories).
 //!
 //! Postings, facts and haystack changes are gathered in a [`PendingIndex`] and written when the
 //! transaction commits, so an import touches each term's blocks once, while a single
@@ -40,6 +42,7 @@ pub use crate::schema::sealed;
 mod term_names;
 mod terms;
 pub mod tokenize;
+pub mod vocabulary;
 
 use haystacks::Text;
 pub use pending::{Indexed, PendingIndex};
@@ -62,6 +65,7 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.open_table(facts::FACTS)?;
     txn.open_table(haystacks::HAYSTACKS)?;
     txn.open_table(columns::COLUMNS)?;
+    txn.open_table(vocabulary::VOCABULARY)?;
     Ok(())
 }
 

@@ -10,6 +10,7 @@ use super::added_postings::{AddedPostings, MAX_TF, TF_BITS};
 use super::postings::{self, Appender, EncodedBlocks, POSTINGS, Posting};
 use super::term_names::TermNames;
 use super::tokenize::sort_prefix;
+use super::vocabulary::{self, VOCABULARY};
 use crate::commit::{both, last_per_key};
 use redb::{ReadableTableMetadata, WriteTransaction};
 
@@ -74,6 +75,9 @@ fn write_grouped_as<S: Slot + Send + Sync>(
 ) -> Result<(), redb::Error> {
     // terms in key order, so blocks are written front to back
     let order = key_order(names);
+    let sorted: Vec<&str> = order.iter().map(|&t| &names[t as usize]).collect();
+    vocabulary::add(&mut txn.open_table(VOCABULARY)?, &sorted)?;
+    drop(sorted);
     let counts = counts(added, log, names.len());
     let mut table = txn.open_table(POSTINGS)?;
     if !table.is_empty()? {

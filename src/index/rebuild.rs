@@ -16,8 +16,9 @@ pub const KEY_INDEX: &str = "index_version";
 /// The version of the persisted postings and facts this build writes.
 /// Version 9 holds the 31 scored dimensions, seals every value ([`super::sealed`]),
 /// keeps the per-field columns ([`super::columns`]) and indexes hivelore's anchors,
-/// domain and topic. Version 10 adds the three composites' columns, 11 relationship_count's.
-pub const INDEX_VERSION: u32 = 11;
+/// domain and topic. Version 10 adds the three composites' columns, 11 relationship_count's,
+/// 12 the vocabulary.
+pub const INDEX_VERSION: u32 = 12;
 
 /// Memories decoded at a time while rebuilding or loading (enough to share between the
 /// cores).
@@ -49,6 +50,8 @@ pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.delete_table(FACTS)?;
     txn.delete_table(HAYSTACKS)?;
     txn.delete_table(super::columns::COLUMNS)?;
+    txn.delete_table(super::vocabulary::VOCABULARY)?;
+    txn.open_table(super::vocabulary::VOCABULARY)?;
     txn.open_table(super::columns::COLUMNS)?;
     txn.open_table(SEARCH_DOCS)?;
     txn.open_table(POSTINGS)?;

@@ -49,6 +49,7 @@ mod histogram;
 mod incremental;
 pub mod listing;
 pub mod literal;
+mod literal_postings;
 mod offsets;
 mod order;
 pub mod output;

@@ -50,6 +50,9 @@ pub fn from_stored(
     if let Some(answer) = bm25_among_postings(reader, req)? {
         return Ok(Some(answer));
     }
+    if let Some(answer) = literal_among_postings(reader, req)? {
+        return Ok(Some(answer));
+    }
     let mut needs = Needs::default();
     needs.filters(&req.filters);
     needs.mode(Searcher::effective_mode(req));
@@ -61,27 +64,23 @@ pub fn from_stored(
     Ok(searcher.answer_on(Some(reader), req))
 }
 
-/// A BM25 query under the default filters, by relevance descending: its postings name
+/// A BM25 query under the default filters, in any mode and order: its postings name
 /// every memory it can find, so only their facts and columns are read, with N and
 /// avgdl from the stored totals (the default filters' set, as the whole corpus gives
-/// them). `None` for any other request, without totals, or when BM25 finds nothing
-/// there (the literal fallback searches every memory).
+/// them); every mode orders the matches by their own fields. `None` for any other
+/// request, without totals, or when BM25 finds nothing there (the literal fallback
+/// searches every memory).
 fn bm25_among_postings(
     reader: &StoreReader,
     req: &SearchRequest,
 ) -> StoreResult<Option<SearchResponse>> {
     use crate::index::facts::Totals;
-    use crate::search::request::{BrowseMode, DeletedFilter, Engine, Order};
+    use crate::search::request::{DeletedFilter, Engine};
     let defaults = Filters {
         deleted: req.filters.deleted,
         ..Filters::default()
     };
-    if req.engine != Engine::Bm25
-        || req.query.trim().is_empty()
-        || req.filters != defaults
-        || Searcher::effective_mode(req) != BrowseMode::Relevance
-        || req.order == Some(Order::Asc)
-    {
+    if req.engine != Engine::Bm25 || req.query.trim().is_empty() || req.filters != defaults {
         return Ok(None);
     }
     let Some(meta) = reader.table_if_present(crate::store::tables::META)? else {
@@ -108,7 +107,7 @@ fn bm25_among_postings(
     }
     let mut needs = Needs::default();
     needs.filters(&req.filters);
-    needs.mode(BrowseMode::Relevance);
+    needs.mode(Searcher::effective_mode(req));
     needs.engine(req);
     let Some(mut corpus) = stored::load_docs(reader, &needs, &docs)? else {
         return Ok(None);
@@ -116,6 +115,39 @@ fn bm25_among_postings(
     corpus.bm25_totals = Some((n, total));
     let answer = Searcher::with(corpus, None, reader.path()).answer_on(Some(reader), req);
     Ok(answer.filter(|a| a.total > 0 && a.notice.is_none() && a.damage.is_none()))
+}
+
+/// A literal query whose words the postings answer (`literal_postings`): the memories
+/// holding any of its words are all it can show, whatever the filters and the mode,
+/// so only their facts and columns are read. `None` for any other request, or when the
+/// request filters by tags (which this corpus does not read).
+fn literal_among_postings(
+    reader: &StoreReader,
+    req: &SearchRequest,
+) -> StoreResult<Option<SearchResponse>> {
+    use crate::search::request::Engine;
+    if req.engine != Engine::Literal || req.query.trim().is_empty() {
+        return Ok(None);
+    }
+    let words = crate::index::tokenize::literal_words(&req.query);
+    let Some(holding) = crate::search::literal_postings::word_docs(reader, &words) else {
+        return Ok(None);
+    };
+    let mut docs = holding.concat();
+    docs.sort_unstable();
+    docs.dedup();
+    if docs.is_empty() {
+        // no memory holds any of the words: nothing to show, and nothing to say
+        return Ok(Some(SearchResponse::default()));
+    }
+    let mut needs = Needs::default();
+    needs.filters(&req.filters);
+    needs.mode(Searcher::effective_mode(req));
+    needs.engine(req);
+    let Some(corpus) = stored::load_docs(reader, &needs, &docs)? else {
+        return Ok(None);
+    };
+    Ok(Searcher::with(corpus, None, reader.path()).answer_on(Some(reader), req))
 }
 
 /// The record numbers of every memory `req` finds (its filters and query; mode,

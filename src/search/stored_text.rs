@@ -76,6 +76,10 @@ pub(crate) fn literal(
     docs: &[u32],
     words: &[String],
 ) -> Option<literal::LiteralOutcome> {
+    if let Some(holding) = crate::search::literal_postings::word_docs(reader, words) {
+        let counts = crate::search::literal_postings::counts(docs, &holding);
+        return Some(literal::from_counts(&counts, words.len()));
+    }
     // counted chunk by chunk as they are read (one pass per word over a chunk's text)
     let finders: Vec<Finder<'_>> = words.iter().map(|w| Finder::new(w.as_bytes())).collect();
     let incomplete = AtomicBool::new(false);

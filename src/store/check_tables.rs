@@ -7,7 +7,8 @@
 //! - the backlinks: one row (target, source) for each relationship, no other row;
 //! - the search records and haystacks, byte for byte per document; the facts per
 //!   document; the postings as the set of (term, document, frequency) they hold,
-//!   whatever their blocks; the totals BM25 reads.
+//!   whatever their blocks, and the vocabulary holding each of their terms; the totals
+//!   BM25 reads.
 //!
 //! Postings are compared by an order-free digest (a sum of one 64-bit hash per
 //! posting, and a count), so the check needs no copy of the index in memory.
@@ -19,6 +20,7 @@ use crate::index::facts::{self, FACTS, Fact, Totals};
 use crate::index::haystacks::{self, HAYSTACKS};
 use crate::index::postings::{self, POSTINGS};
 use crate::index::record::section_terms;
+use crate::index::vocabulary::{self, VOCABULARY};
 use crate::index::{IndexEntry, SEARCH_DOCS};
 use redb::{ReadTransaction, ReadableTable, ReadableTableMetadata, TableError};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -408,6 +410,7 @@ fn check_index(
     // postings
     let mut digest = Digest::default();
     let mut undecodable = 0usize;
+    let mut terms: Vec<String> = Vec::new();
     if let Some(table) = optional(txn.open_table(POSTINGS))? {
         let mut block = Vec::new();
         for row in table.iter()? {
@@ -418,6 +421,9 @@ fn check_index(
                 undecodable += 1;
                 continue;
             };
+            if terms.last().is_none_or(|last| last != term) {
+                terms.push(term.to_string());
+            }
             block.clear();
             let Ok(value) = value.value().open(&key) else {
                 undecodable += 1;
@@ -435,6 +441,7 @@ fn check_index(
     if undecodable > 0 {
         t.add(|| format!("{undecodable} blocks of the inverted index cannot be decoded"));
     }
+    check_vocabulary(txn, &terms, &mut t)?;
     if digest != expected.postings {
         t.add(|| {
             format!(
@@ -442,6 +449,33 @@ fn check_index(
                 digest.count, expected.postings.count
             )
         });
+    }
+    Ok(())
+}
+
+/// The vocabulary holds every term of the inverted index (`terms`, ascending).
+fn check_vocabulary(
+    txn: &ReadTransaction,
+    terms: &[String],
+    t: &mut Tally<'_>,
+) -> Result<(), redb::Error> {
+    let Some(table) = optional(txn.open_table(VOCABULARY))? else {
+        if !terms.is_empty() {
+            t.add(|| "the vocabulary of the inverted index is missing".to_string());
+        }
+        return Ok(());
+    };
+    match vocabulary::all(&table) {
+        Err(e) => t.add(|| format!("the vocabulary cannot be read: {e}")),
+        Ok(held) => {
+            let missing = terms
+                .iter()
+                .filter(|term| held.binary_search(term).is_err())
+                .count();
+            if missing > 0 {
+                t.add(|| format!("the vocabulary lacks {missing} terms of the inverted index"));
+            }
+        }
     }
     Ok(())
 }

@@ -293,6 +293,7 @@ pub fn assert_index_exact(store: &Store, context: &str) -> BTreeMap<String, usiz
         );
     }
     assert_eq!(got.facts, want.facts, "{context}: facts");
+    assert_vocabulary(store, want.postings.keys(), context);
     assert_totals(store, &want, context);
     // one record per stored memory, and none for another document
     assert_eq!(got.records, want.records, "{context}: search records");
@@ -304,6 +305,25 @@ pub fn assert_index_exact(store: &Store, context: &str) -> BTreeMap<String, usiz
         context,
     );
     blocks
+}
+
+/// Asserts the vocabulary holds every one of `terms` (each term the memories make),
+/// ascending and once each.
+fn assert_vocabulary<'t>(store: &Store, terms: impl Iterator<Item = &'t String>, context: &str) {
+    let reader = store.read().expect("read");
+    let table = reader
+        .table(memlens::index::vocabulary::VOCABULARY)
+        .expect("vocabulary");
+    let held = memlens::index::vocabulary::all(&table).expect("vocabulary read");
+    assert!(
+        held.windows(2).all(|w| w[0] < w[1]),
+        "{context}: vocabulary out of order"
+    );
+    let missing: Vec<&String> = terms.filter(|t| held.binary_search(t).is_err()).collect();
+    assert!(
+        missing.is_empty(),
+        "{context}: vocabulary lacks {missing:?}"
+    );
 }
 
 /// Asserts the stored totals (BM25's N and summed lengths under the default filters)
