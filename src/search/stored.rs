@@ -242,27 +242,92 @@ fn load_among(
         }),
     }
     .map_err(|e| storage(reader, e))?;
-    let table = reader.table(COLUMNS)?;
     let docs = std::mem::take(&mut c.docs);
-    let mut whole = true;
     let mut fields: Vec<Field> = vec![Field::Type, Field::Status];
     fields.extend(needs.fields.iter().copied());
     fields.sort_by_key(|f| f.name());
     fields.dedup();
-    for field in fields {
-        whole &= match field {
-            Field::Tags => fill_tags(reader, &table, &docs, &mut c)?,
-            _ => fill(reader, &table, &docs, field, &mut c)?,
-        };
-    }
-    c.docs = docs;
-    if !whole {
+    // the fields are read on both cores, every other one each, then moved in
+    let even: Vec<Field> = fields.iter().copied().step_by(2).collect();
+    let odd: Vec<Field> = fields.iter().copied().skip(1).step_by(2).collect();
+    let read = |group: &[Field]| -> StoreResult<(Corpus, bool)> {
+        let table = reader.table(COLUMNS)?;
+        let mut part = Corpus::without_terms();
+        let mut whole = true;
+        for &field in group {
+            whole &= match field {
+                Field::Tags => fill_tags(reader, &table, &docs, &mut part)?,
+                _ => fill(reader, &table, &docs, field, &mut part)?,
+            };
+        }
+        Ok((part, whole))
+    };
+    let apart = fields.len() > 1 && docs.len() >= PARALLEL_FIELDS;
+    let (first, second) = crate::commit::both(apart, || read(&odd), || read(&even));
+    let ((mut first, first_whole), (mut second, second_whole)) = (first?, second?);
+    if !(first_whole && second_whole) {
         return Ok(None);
     }
+    for &field in &odd {
+        take_field(&mut c, &mut first, field);
+    }
+    for &field in &even {
+        take_field(&mut c, &mut second, field);
+    }
+    c.docs = docs;
     if needs.time_ranks {
         c.time_rank = time_ranks(reader, &c)?;
     }
     Ok(Some(c))
+}
+
+/// Memories from which a corpus reads its fields on both cores.
+const PARALLEL_FIELDS: usize = if cfg!(debug_assertions) { 2 } else { 16_384 };
+
+/// Moves the values of `field` from `part` (which read them) into `c`.
+fn take_field(c: &mut Corpus, part: &mut Corpus, field: Field) {
+    use std::mem::take;
+    match field {
+        Field::Type => {
+            c.types = take(&mut part.types);
+            c.type_names = take(&mut part.type_names);
+        }
+        Field::Module => {
+            c.module = take(&mut part.module);
+            c.module_names = take(&mut part.module_names);
+        }
+        Field::Tags => {
+            c.tags = take(&mut part.tags);
+            c.tag_starts = take(&mut part.tag_starts);
+            c.tag_names = take(&mut part.tag_names);
+        }
+        Field::Scope => c.scope = take(&mut part.scope),
+        Field::Status => c.status = take(&mut part.status),
+        Field::Weight => c.weight = take(&mut part.weight),
+        Field::Trust => c.trust = take(&mut part.trust),
+        Field::Confidence => c.confidence = take(&mut part.confidence),
+        Field::RemVisits => c.rem_visits = take(&mut part.rem_visits),
+        Field::TrustLevel => c.trust_level = take(&mut part.trust_level),
+        Field::Feel(i) => c.feel[i] = take(&mut part.feel[i]),
+        Field::Composite(i) => {
+            if let Some(column) = part.composites.get_mut().and_then(|v| v.get_mut(i)) {
+                let column = take(column);
+                if c.composites.get().is_none() {
+                    let _ = c
+                        .composites
+                        .set(vec![Column::default(); Composite::ALL.len()]);
+                }
+                if let Some(slot) = c.composites.get_mut().and_then(|v| v.get_mut(i)) {
+                    *slot = column;
+                }
+            }
+        }
+        Field::UpdatedAt => c.updated = take(&mut part.updated),
+        Field::ReadCount => c.read_count = take(&mut part.read_count),
+        Field::RatingSum => c.rating_sum = take(&mut part.rating_sum),
+        Field::RatingCount => c.rating_count = take(&mut part.rating_count),
+        Field::Links => c.relationship_count = take(&mut part.relationship_count),
+    }
 }
 
 /// Fills the corpus's tags, reading each chunk's lists flat (no list per memory).
