@@ -102,6 +102,10 @@ pub(crate) struct Corpus {
     /// BM25's N and summed length of the filtered set when the corpus holds only some
     /// of it (the memories a query's postings name), taken from the stored totals.
     pub(crate) bm25_totals: Option<(u64, u64)>,
+    /// For a corpus read for one literal query whose words the postings answer: the
+    /// documents holding each word (`literal_postings::word_docs`), so the engine does
+    /// not read them again.
+    pub(crate) literal_word_docs: Option<Vec<Vec<u32>>>,
     /// True when the literal and fuzzy haystacks are not held here but read from the
     /// haystack chunks of the searcher's snapshot (a corpus the planner read from the
     /// persisted index for one request).

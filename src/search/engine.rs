@@ -117,7 +117,14 @@ fn run_stored(
         matches
     };
     let literal = |fallback| {
-        let found = crate::search::stored_text::literal(reader, &docs, &literal_words(query));
+        let words = literal_words(query);
+        let found = match &c.literal_word_docs {
+            Some(holding) => Some(literal::from_counts(
+                &crate::search::literal_postings::counts(&docs, holding),
+                words.len(),
+            )),
+            None => crate::search::stored_text::literal(reader, &docs, &words),
+        };
         let incomplete = found.is_none();
         let mut found = found.unwrap_or(literal::LiteralOutcome {
             matches: Vec::new(),

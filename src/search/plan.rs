@@ -144,9 +144,10 @@ fn literal_among_postings(
     needs.filters(&req.filters);
     needs.mode(Searcher::effective_mode(req));
     needs.engine(req);
-    let Some(corpus) = stored::load_docs(reader, &needs, &docs)? else {
+    let Some(mut corpus) = stored::load_docs(reader, &needs, &docs)? else {
         return Ok(None);
     };
+    corpus.literal_word_docs = Some(holding);
     Ok(Searcher::with(corpus, None, reader.path()).answer_on(Some(reader), req))
 }
 
