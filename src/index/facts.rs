@@ -223,9 +223,18 @@ fn checked(chunk: u32, rows: &[u8]) -> Result<&[u8], StorageError> {
 /// A damaged chunk is an error.
 pub fn for_each<T: ReadableTable<u32, Sealed>>(
     table: &T,
+    f: impl FnMut(u32, Fact),
+) -> Result<(), StorageError> {
+    for_each_in(table, .., f)
+}
+
+/// [`for_each`] over the chunks numbered in `chunks`.
+pub fn for_each_in<T: ReadableTable<u32, Sealed>>(
+    table: &T,
+    chunks: impl std::ops::RangeBounds<u32>,
     mut f: impl FnMut(u32, Fact),
 ) -> Result<(), StorageError> {
-    for entry in table.iter()? {
+    for entry in table.range(chunks)? {
         let (chunk, rows) = entry?;
         let chunk = chunk.value();
         let rows = checked(chunk, rows.value().open(&chunk)?)?;

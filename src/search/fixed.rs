@@ -38,6 +38,11 @@ impl<T: Clone> Fixed<T> {
         part.push(value);
     }
 
+    /// Adds the values of every slot of `other` after the last slot held.
+    pub(crate) fn append(&mut self, other: &Fixed<T>) {
+        self.parts.append(self.len(), &other.parts, 0, other.len());
+    }
+
     /// Slots held.
     pub(crate) fn len(&self) -> usize {
         self.parts.slots()

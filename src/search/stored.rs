@@ -225,23 +225,48 @@ fn load_among(
     let mut c = Corpus::without_terms();
     c.stored_text = true;
     let facts_table = reader.table(FACTS)?;
-    let mut push = |doc, fact: facts::Fact| {
+    let push = |c: &mut Corpus, doc, fact: facts::Fact| {
         c.docs.push(doc);
         c.created.push(fact.created_at);
         c.deleted.push(fact.deleted);
         c.lengths.push(fact.length);
     };
+    let chunks = redb::ReadableTable::last(&facts_table)
+        .map_err(|e| storage(reader, e))?
+        .map_or(0, |(last, _)| last.value() + 1);
     match only {
-        None => facts::for_each(&facts_table, push),
-        Some(docs) => facts::get_many(&facts_table, docs).map(|facts| {
+        // the second half of the chunks read on the other core, then appended
+        None if chunks >= PARALLEL_FACT_CHUNKS => {
+            let half = chunks / 2;
+            let (tail, head) = crate::commit::both(
+                true,
+                || {
+                    let mut tail = Corpus::without_terms();
+                    let table = reader.table(FACTS)?;
+                    facts::for_each_in(&table, half.., |doc, fact| push(&mut tail, doc, fact))
+                        .map_err(|e| storage(reader, e))?;
+                    Ok::<_, crate::store::StoreError>(tail)
+                },
+                || facts::for_each_in(&facts_table, ..half, |doc, fact| push(&mut c, doc, fact)),
+            );
+            head.map_err(|e| storage(reader, e))?;
+            let tail = tail?;
+            c.docs.append(&tail.docs);
+            c.created.append(&tail.created);
+            c.deleted.append(&tail.deleted);
+            c.lengths.append(&tail.lengths);
+        }
+        None => facts::for_each(&facts_table, |doc, fact| push(&mut c, doc, fact))
+            .map_err(|e| storage(reader, e))?,
+        Some(docs) => {
+            let facts = facts::get_many(&facts_table, docs).map_err(|e| storage(reader, e))?;
             for (&doc, fact) in docs.iter().zip(facts) {
                 if let Some(fact) = fact {
-                    push(doc, fact);
+                    push(&mut c, doc, fact);
                 }
             }
-        }),
+        }
     }
-    .map_err(|e| storage(reader, e))?;
     let docs = std::mem::take(&mut c.docs);
     let mut fields: Vec<Field> = vec![Field::Type, Field::Status];
     fields.extend(needs.fields.iter().copied());
@@ -280,6 +305,9 @@ fn load_among(
     }
     Ok(Some(c))
 }
+
+/// Facts chunks (of 1024 documents) from which a corpus reads them on both cores.
+const PARALLEL_FACT_CHUNKS: u32 = if cfg!(debug_assertions) { 2 } else { 16 };
 
 /// Memories from which a corpus reads its fields on both cores.
 const PARALLEL_FIELDS: usize = if cfg!(debug_assertions) { 2 } else { 16_384 };
