@@ -74,6 +74,42 @@ fn choose() -> bool {
     mi
 }
 
+/// Blocks of at least this many bytes get pages of their own from the system
+/// (glibc's default, 128 KiB).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const MMAP_THRESHOLD: libc::c_int = 128 << 10;
+
+/// Fixes the size from which glibc's `malloc` maps a block's pages of its own, and
+/// unmaps them when it is freed, for the rest of the process; the browser's load calls
+/// it before it starts. By default the threshold rises to the size of every mapped
+/// block freed (up to 32 MiB), so once the load frees its first large buffer, the later
+/// ones are cut from the heap, and what they leave when freed stays resident in pieces:
+/// at 1M memories the browser held 604 MB with the index loaded against 571 MB with the
+/// threshold fixed (both with [`release_freed`] after the load), with no change in the
+/// load's time. A one-shot request keeps the default: its peak was no lower with it.
+pub fn map_large_blocks() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if !mimalloc() {
+        // SAFETY: `mallopt` only sets a parameter of glibc's allocator.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
+        }
+    }
+}
+
+/// Gives the memory freed inside the system allocator's heap back to the operating
+/// system (glibc's `malloc_trim`), after a step that allocated and freed much (the
+/// in-memory index's load). Nothing under mimalloc or another libc.
+pub fn release_freed() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if !mimalloc() {
+        // SAFETY: `malloc_trim` only returns free pages of the heap to the system.
+        unsafe {
+            libc::malloc_trim(0);
+        }
+    }
+}
+
 /// The allocator this process chose.
 #[inline]
 fn chosen() -> &'static dyn GlobalAlloc {

@@ -106,12 +106,14 @@ impl LocalCollection {
         let Backing::Store(store) = &self.backing else {
             return Ok(());
         };
+        crate::allocator::map_large_blocks();
         let reader = store.read()?;
         let held = reader.change_number()?;
         let pause = || self.gate.pause();
         let searcher = Searcher::open_pausing(reader, &pause)?;
         searcher.warm_pausing(&pause);
         self.hold(searcher, held);
+        crate::allocator::release_freed();
         Ok(())
     }
 
