@@ -84,7 +84,7 @@ const MMAP_THRESHOLD: libc::c_int = 128 << 10;
 /// it before it starts. By default the threshold rises to the size of every mapped
 /// block freed (up to 32 MiB), so once the load frees its first large buffer, the later
 /// ones are cut from the heap, and what they leave when freed stays resident in pieces:
-/// at 1M memories the browser held 604 MB with the index loaded against 571 MB with the
+/// at 1M memories the browser held 604 MB with the index loaded against 563–570 MB with the
 /// threshold fixed (both with [`release_freed`] after the load), with no change in the
 /// load's time. A one-shot request keeps the default: its peak was no lower with it.
 pub fn map_large_blocks() {

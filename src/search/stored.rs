@@ -225,44 +225,13 @@ fn load_among(
     let mut c = Corpus::without_terms();
     c.stored_text = true;
     let facts_table = reader.table(FACTS)?;
-    let push = |c: &mut Corpus, doc, fact: facts::Fact| {
-        c.docs.push(doc);
-        c.created.push(fact.created_at);
-        c.deleted.push(fact.deleted);
-        c.lengths.push(fact.length);
-    };
-    let chunks = redb::ReadableTable::last(&facts_table)
-        .map_err(|e| storage(reader, e))?
-        .map_or(0, |(last, _)| last.value() + 1);
     match only {
-        // the second half of the chunks read on the other core, then appended
-        None if chunks >= PARALLEL_FACT_CHUNKS => {
-            let half = chunks / 2;
-            let (tail, head) = crate::commit::both(
-                true,
-                || {
-                    let mut tail = Corpus::without_terms();
-                    let table = reader.table(FACTS)?;
-                    facts::for_each_in(&table, half.., |doc, fact| push(&mut tail, doc, fact))
-                        .map_err(|e| storage(reader, e))?;
-                    Ok::<_, crate::store::StoreError>(tail)
-                },
-                || facts::for_each_in(&facts_table, ..half, |doc, fact| push(&mut c, doc, fact)),
-            );
-            head.map_err(|e| storage(reader, e))?;
-            let tail = tail?;
-            c.docs.append(&tail.docs);
-            c.created.append(&tail.created);
-            c.deleted.append(&tail.deleted);
-            c.lengths.append(&tail.lengths);
-        }
-        None => facts::for_each(&facts_table, |doc, fact| push(&mut c, doc, fact))
-            .map_err(|e| storage(reader, e))?,
+        None => read_all_facts(reader, &facts_table, &mut c)?,
         Some(docs) => {
             let facts = facts::get_many(&facts_table, docs).map_err(|e| storage(reader, e))?;
             for (&doc, fact) in docs.iter().zip(facts) {
                 if let Some(fact) = fact {
-                    push(&mut c, doc, fact);
+                    push_fact(&mut c, doc, fact);
                 }
             }
         }
@@ -306,7 +275,55 @@ fn load_among(
     Ok(Some(c))
 }
 
-/// Facts chunks (of 1024 documents) from which a corpus reads them on both cores.
+/// The facts of every document into `c`; from [`PARALLEL_FACT_CHUNKS`] chunks on, the
+/// second half of the chunks is read on the other core and appended.
+fn read_all_facts(
+    reader: &StoreReader,
+    table: &redb::ReadOnlyTable<u32, crate::schema::sealed::Sealed>,
+    c: &mut Corpus,
+) -> StoreResult<()> {
+    let chunks = redb::ReadableTable::last(table)
+        .map_err(|e| storage(reader, e))?
+        .map_or(0, |(last, _)| last.value() + 1);
+    if chunks < PARALLEL_FACT_CHUNKS {
+        return facts::for_each(table, |doc, fact| push_fact(c, doc, fact))
+            .map_err(|e| storage(reader, e));
+    }
+    let half = chunks / 2;
+    let (tail, head) = crate::commit::both(
+        true,
+        || {
+            let mut tail = Corpus::without_terms();
+            let table = reader.table(FACTS)?;
+            facts::for_each_in(&table, half.., |doc, fact| push_fact(&mut tail, doc, fact))
+                .map_err(|e| storage(reader, e))?;
+            Ok::<_, crate::store::StoreError>(tail)
+        },
+        || facts::for_each_in(table, ..half, |doc, fact| push_fact(c, doc, fact)),
+    );
+    head.map_err(|e| storage(reader, e))?;
+    append_facts(c, &tail?);
+    Ok(())
+}
+
+/// Adds the facts of document `doc` to `c`: the columns [`read_all_facts`] joins.
+fn push_fact(c: &mut Corpus, doc: u32, fact: facts::Fact) {
+    c.docs.push(doc);
+    c.created.push(fact.created_at);
+    c.deleted.push(fact.deleted);
+    c.lengths.push(fact.length);
+}
+
+/// Adds the facts [`push_fact`] put in `tail` after those of `c`.
+fn append_facts(c: &mut Corpus, tail: &Corpus) {
+    c.docs.append(&tail.docs);
+    c.created.append(&tail.created);
+    c.deleted.append(&tail.deleted);
+    c.lengths.append(&tail.lengths);
+}
+
+/// Facts chunks (of [`facts::CHUNK_DOCS`] documents) from which a corpus reads them on
+/// both cores.
 const PARALLEL_FACT_CHUNKS: u32 = if cfg!(debug_assertions) { 2 } else { 16 };
 
 /// Memories from which a corpus reads its fields on both cores.
