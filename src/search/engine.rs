@@ -37,8 +37,9 @@ pub(crate) struct EngineOutcome {
     pub quality: Option<MatchQuality>,
     /// True when `score` is a BM25 or fuzzy score to show.
     pub scored: bool,
-    /// The best matches by relevance, best first, when the engine ranked them itself
-    /// ([`Ranking::Best`]): the first `k` asked for, then some runners-up.
+    /// The best (or worst) matches by relevance, in the page's order, when the engine ranked them itself
+    /// ([`Ranking::Best`], [`Ranking::Worst`]): the first `k` asked for, then some
+    /// runners-up.
     pub best: Option<Vec<Match>>,
     /// True when some stored haystack could not be read, so the matches may lack some
     /// (the caller answers from a loaded searcher instead).

@@ -3,11 +3,13 @@
 //!
 //! Deciding whether a memory matches is a subsequence test; its score costs far more.
 //! So only what the page's order needs is scored: by relevance, the best `k`, where a
-//! memory whose score bound cannot beat the `k`-th found so far (score, then time rank)
-//! is skipped; in any other order only the page's memories, after it is cut.
+//! memory whose score's upper bound cannot beat the `k`-th found so far (score, then
+//! time rank) is skipped; by ascending relevance, the worst `k`, where a memory whose
+//! score's lower bound cannot come under the `k`-th is skipped; in any other order
+//! only the page's memories, after it is cut.
 
 use crate::search::corpus::Corpus;
-use crate::search::engine::{Match, in_parts, scan};
+use crate::search::engine::{Match, in_parts};
 use crate::search::order::Placed;
 use crate::search::request::{BrowseMode, Order, SearchRequest};
 use crate::search::skim::{FuzzyPattern, Scored};
@@ -19,19 +21,30 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// How many of the matches' scores the order of the page needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Ranking {
-    /// Every match's score: ascending relevance.
-    All,
     /// The best `k` by relevance (score descending, then time rank).
     Best(usize),
+    /// The worst `k` by relevance (score ascending, then time rank descending):
+    /// ascending relevance.
+    Worst(usize),
     /// None: the page is in another order; its own scores are added once it is cut.
     Page,
 }
 
 impl Ranking {
+    /// How many matches the engine ranks itself, and whether the worst (else the best):
+    /// `None` when it keeps no list of its own.
+    pub(crate) fn kept(self) -> Option<(usize, bool)> {
+        match self {
+            Ranking::Best(k) => Some((k, false)),
+            Ranking::Worst(k) => Some((k, true)),
+            Ranking::Page => None,
+        }
+    }
+
     /// What a request for the first `upto` matches of a query needs.
     pub(crate) fn of(req: &SearchRequest, upto: usize) -> Ranking {
         match (req.mode, req.order) {
-            (BrowseMode::Relevance, Some(Order::Asc)) => Ranking::All,
+            (BrowseMode::Relevance, Some(Order::Asc)) => Ranking::Worst(upto),
             (BrowseMode::Relevance, _) => Ranking::Best(upto),
             _ => Ranking::Page,
         }
@@ -40,11 +53,10 @@ impl Ranking {
 
 /// What a fuzzy query found.
 pub(crate) struct Found {
-    /// Every match in slot order; the scores are computed only with [`Ranking::All`]
-    /// (else NaN).
+    /// Every match in slot order, unscored (NaN).
     pub matches: Vec<Match>,
-    /// With [`Ranking::Best`]: the best `k` matches, best first, with their scores,
-    /// followed by up to [`SPARE`] runners-up.
+    /// With [`Ranking::Best`] (or [`Ranking::Worst`]): the best (worst) `k` matches,
+    /// in that order, with their scores, followed by up to [`SPARE`] runners-up.
     pub best: Option<Vec<Match>>,
 }
 
@@ -54,8 +66,8 @@ pub(crate) type Part = (Vec<u32>, Vec<(u64, u32)>);
 
 impl Found {
     /// What the parts of a scan found, in slot order (the matches unscored); the best
-    /// list made with `best` (its `k`) when the ranking keeps one.
-    pub(crate) fn of_parts(parts: Vec<Part>, best: Option<usize>) -> Found {
+    /// (or worst) list made as `ranking` keeps one.
+    pub(crate) fn of_parts(parts: Vec<Part>, ranking: Ranking) -> Found {
         let mut matches = Vec::new();
         let mut kept = Vec::new();
         for (slots, top) in parts {
@@ -67,13 +79,14 @@ impl Found {
         }
         Found {
             matches,
-            best: best.map(|k| top(kept, k)),
+            best: ranking.kept().map(|(k, worst)| top(kept, k, worst)),
         }
     }
 }
 
 /// The `k`-th best key found so far by any part of a search (0 before `k` are found):
-/// no memory whose key cannot exceed it can reach the page. Shared between threads and
+/// no memory whose key cannot exceed it can reach the page. (With
+/// [`Ranking::Worst`], the keys are inverted: [`Best::keyed`].) Shared between threads and
 /// between the chunks of a progressive search.
 #[derive(Default)]
 pub(crate) struct Floor {
@@ -154,6 +167,19 @@ fn score_of(key: u64) -> i64 {
     (key >> 32) as i64 + i64::from(i32::MIN)
 }
 
+/// The most score with which a memory of time rank `rank` stays under the key `bar`
+/// (`u64::MAX`: nothing found yet).
+fn most_under(bar: u64, rank: u32) -> i64 {
+    if bar == u64::MAX {
+        return i64::MAX;
+    }
+    if u64::from(u32::MAX - rank) < bar & u64::from(u32::MAX) {
+        score_of(bar)
+    } else {
+        score_of(bar) - 1
+    }
+}
+
 /// The least score with which a memory of time rank `rank` beats the key `bar`.
 fn least_beating(bar: u64, rank: u32) -> i64 {
     if bar == 0 {
@@ -166,44 +192,14 @@ fn least_beating(bar: u64, rank: u32) -> i64 {
     }
 }
 
-/// Scores every memory of `set` (ascending slots) with `query` as the pattern.
-pub(crate) fn search(c: &Corpus, set: &[u32], query: &str) -> Vec<Match> {
-    search_in(set, query, |slot| c.fuzzy.get(slot as usize))
-}
-
-/// [`search`] over any haystacks: `hay` gives the fuzzy haystack of each number in `set`.
-pub(crate) fn search_in<'h>(
-    set: &[u32],
-    query: &str,
-    hay: impl Fn(u32) -> &'h str + Sync,
-) -> Vec<Match> {
-    let pattern = FuzzyPattern::new(query);
-    scan(set, |slot| {
-        pattern.score(hay(slot)).map(|score| Match {
-            slot,
-            score: score as f64,
-        })
-    })
-}
-
 /// The memories of `set` (ascending slots) that `query` matches, scored as `ranking`
 /// asks. `floor` carries the best keys between calls over parts of one search.
 pub(crate) fn run(c: &Corpus, set: &[u32], query: &str, ranking: Ranking, floor: &Floor) -> Found {
-    let k = match ranking {
-        Ranking::All => {
-            return Found {
-                matches: search(c, set, query),
-                best: None,
-            };
-        }
-        Ranking::Best(k) => k,
-        Ranking::Page => 0,
-    };
     let pattern = FuzzyPattern::new(query);
     let parts = in_parts(set.len(), |range| {
-        vec![best_of(c, &pattern, &set[range], k, floor)]
+        vec![best_of(c, &pattern, &set[range], ranking, floor)]
     });
-    Found::of_parts(parts, matches!(ranking, Ranking::Best(_)).then_some(k))
+    Found::of_parts(parts, ranking)
 }
 
 /// Scored matches kept beyond the page's `k`, all below its `k`-th: likely among the best
@@ -212,25 +208,32 @@ pub(crate) fn run(c: &Corpus, set: &[u32], query: &str, ranking: Ranking, floor:
 const SPARE: usize = 256;
 
 /// The first `k` (and up to [`SPARE`] more) of `keyed` (key, slot) pairs, best first,
-/// as matches.
-fn top(mut keyed: Vec<(u64, u32)>, k: usize) -> Vec<Match> {
+/// as matches; `worst` when the keys are inverted ([`Best::keyed`]).
+fn top(mut keyed: Vec<(u64, u32)>, k: usize, worst: bool) -> Vec<Match> {
     keyed.sort_unstable_by(|a, b| b.cmp(a));
     keyed.truncate(k.saturating_add(SPARE));
     keyed
         .into_iter()
         .map(|(key, slot)| Match {
             slot,
-            score: score_of(key) as f64,
+            score: score_of(if worst { !key } else { key }) as f64,
         })
         .collect()
 }
 
-/// Every match of `part` (ascending slots), and the best `k` of them by key with some
-/// runners-up ([`SPARE`]). Walks the part from its end, the newest memories of a store
-/// that grew by adding, so that ties with the best found are settled early.
-fn best_of(c: &Corpus, pattern: &FuzzyPattern, part: &[u32], k: usize, floor: &Floor) -> Part {
+/// Every match of `part` (ascending slots), and the best (or worst) `k` of them by key
+/// with some runners-up ([`SPARE`]), as `ranking` asks. Walks the part from its end,
+/// the newest memories of a store that grew by adding, so that ties with the best
+/// found are settled early.
+fn best_of(
+    c: &Corpus,
+    pattern: &FuzzyPattern,
+    part: &[u32],
+    ranking: Ranking,
+    floor: &Floor,
+) -> Part {
     let mut slots = Vec::new();
-    let mut best = Best::new(k, floor);
+    let mut best = Best::new(ranking, floor);
     best.scan(
         pattern,
         part.iter().rev().copied(),
@@ -249,19 +252,29 @@ pub(crate) struct Best<'a> {
     /// The best of the keys scored but not (or no longer) among the best `k`.
     spare: BinaryHeap<Reverse<(u64, u32)>>,
     k: usize,
+    /// Whether the keys are inverted, to keep the worst `k` ([`Ranking::Worst`]).
+    worst: bool,
     floor: &'a Floor,
 }
 
 impl<'a> Best<'a> {
-    /// The best `k` of a part that has scored nothing yet (none kept when `k` is 0:
-    /// [`Ranking::Page`]).
-    pub(crate) fn new(k: usize, floor: &'a Floor) -> Best<'a> {
+    /// The best (or worst) `k` of a part that has scored nothing yet, as `ranking`
+    /// asks (none kept with [`Ranking::Page`]).
+    pub(crate) fn new(ranking: Ranking, floor: &'a Floor) -> Best<'a> {
+        let (k, worst) = ranking.kept().unwrap_or((0, false));
         Best {
             heap: BinaryHeap::with_capacity(k + 1),
             spare: BinaryHeap::with_capacity(SPARE + 1),
             k,
+            worst,
             floor,
         }
+    }
+
+    /// The key a match is kept by: [`key`], inverted when the worst are kept.
+    fn keyed(&self, score: i64, rank: u32) -> u64 {
+        let key = key(score, rank);
+        if self.worst { !key } else { key }
     }
 
     /// The keys kept: the best `k` and the runners-up, in no order.
@@ -289,15 +302,19 @@ impl<'a> Best<'a> {
         let mut later = Vec::new();
         for slot in slots {
             let rank = rank(slot);
-            let least = self.least(rank);
-            let scored = if least == i64::MIN {
-                pattern.score_runs_from(hay(slot), least)
+            let scored = if self.worst {
+                pattern.score_upto(hay(slot), most_under(!self.floor.get(), rank))
             } else {
-                pattern.score_from(hay(slot), least)
+                let least = self.least(rank);
+                if least == i64::MIN {
+                    pattern.score_runs_from(hay(slot), least)
+                } else {
+                    pattern.score_from(hay(slot), least)
+                }
             };
             match scored {
                 Scored::Missed => continue,
-                Scored::Below => {}
+                Scored::Below | Scored::Above => {}
                 Scored::Later => later.push((slot, rank)),
                 Scored::Score(score) => self.offer(score, rank, slot),
             }
@@ -326,7 +343,7 @@ impl<'a> Best<'a> {
         if self.k == 0 {
             return;
         }
-        let key = key(score, rank);
+        let key = self.keyed(score, rank);
         self.heap.push(Reverse((key, slot)));
         if self.heap.len() > self.k
             && let Some(out) = self.heap.pop()
@@ -340,14 +357,19 @@ impl<'a> Best<'a> {
     }
 }
 
-/// The best `k` (with runners-up) of two lists of best matches, best first.
-pub(crate) fn merge_best(c: &Corpus, a: Vec<Match>, b: Vec<Match>, k: usize) -> Vec<Match> {
+/// The best (or worst, as `ranking` keeps) `k` with runners-up of two such lists, in
+/// that order.
+pub(crate) fn merge_best(c: &Corpus, a: Vec<Match>, b: Vec<Match>, ranking: Ranking) -> Vec<Match> {
+    let (k, worst) = ranking.kept().unwrap_or((0, false));
     let keyed: Vec<(u64, u32)> = a
         .into_iter()
         .chain(b)
-        .map(|m| (key(m.score as i64, c.time_rank[m.slot as usize]), m.slot))
+        .map(|m| {
+            let key = key(m.score as i64, c.time_rank[m.slot as usize]);
+            (if worst { !key } else { key }, m.slot)
+        })
         .collect();
-    top(keyed, k)
+    top(keyed, k, worst)
 }
 
 /// Scores the page's matches, cut from unscored ones ([`Ranking::Page`]).

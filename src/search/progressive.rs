@@ -56,7 +56,7 @@ impl Searcher {
                 found.matches.extend(f.matches);
                 if let Some(b) = f.best {
                     let so_far = found.best.take().unwrap_or_default();
-                    found.best = Some(fuzzy::merge_best(c, so_far, b, upto));
+                    found.best = Some(fuzzy::merge_best(c, so_far, b, ranking));
                 }
             } else {
                 found.matches.extend(literal::all_words(c, part, &words));
@@ -121,7 +121,7 @@ impl EngineOutcome {
             notice: None,
             quality: (!fuzzy).then_some(MatchQuality::All),
             scored: fuzzy,
-            best: (fuzzy && matches!(ranking, Ranking::Best(_))).then(Vec::new),
+            best: (fuzzy && ranking.kept().is_some()).then(Vec::new),
         }
     }
 

@@ -115,7 +115,7 @@ impl Needs {
         let upto = req.offset.saturating_add(req.limit);
         if req.engine == crate::search::Engine::Fuzzy
             && !req.query.trim().is_empty()
-            && matches!(Ranking::of(req, upto), Ranking::Best(_))
+            && Ranking::of(req, upto).kept().is_some()
         {
             self.time_ranks = true;
         }

@@ -6,7 +6,7 @@
 
 use crate::index::haystacks::{self, HAYSTACKS};
 use crate::search::corpus::Corpus;
-use crate::search::engine::{self, Match};
+use crate::search::engine;
 use crate::search::fuzzy::{self, Best, Floor, Ranking};
 use crate::search::literal;
 use crate::search::order::Placed;
@@ -114,7 +114,7 @@ pub(crate) fn literal(
 /// The fuzzy engine over the memories stored under `docs` (ascending), each chunk's
 /// haystacks tested where they are stored, scored as `ranking` asks (as the loaded
 /// engine scores them, [`fuzzy::run`]); a match's slot is its position in `docs`, and
-/// `rank` gives the time rank of a position (asked only with [`Ranking::Best`]).
+/// `rank` gives the time rank of a position (asked only when the ranking keeps a list).
 /// `None` when a haystack is missing or damaged.
 pub(crate) fn fuzzy(
     reader: &StoreReader,
@@ -124,22 +124,11 @@ pub(crate) fn fuzzy(
     rank: &(dyn Fn(u32) -> u32 + Sync),
 ) -> Option<fuzzy::Found> {
     let pattern = FuzzyPattern::new(query);
-    let k = match ranking {
-        Ranking::All => {
-            let matches = scored(reader, docs, &pattern)?;
-            return Some(fuzzy::Found {
-                matches,
-                best: None,
-            });
-        }
-        Ranking::Best(k) => k,
-        Ranking::Page => 0,
-    };
     let floor = Floor::default();
     let incomplete = AtomicBool::new(false);
     let parts = engine::in_parts(docs.len(), |part| {
         let mut found = Vec::new();
-        let mut best = Best::new(k, &floor);
+        let mut best = Best::new(ranking, &floor);
         let whole = each_chunk(reader, docs, part, |positions, chunk, c| {
             // the slots from the first document's to the last's, checked as UTF-8 in
             // one pass
@@ -164,33 +153,7 @@ pub(crate) fn fuzzy(
     if incomplete.load(Ordering::Relaxed) {
         return None;
     }
-    let best = matches!(ranking, Ranking::Best(_)).then_some(k);
-    Some(fuzzy::Found::of_parts(parts, best))
-}
-
-/// Every match of `pattern` among the memories stored under `docs`, scored.
-fn scored(reader: &StoreReader, docs: &[u32], pattern: &FuzzyPattern) -> Option<Vec<Match>> {
-    let incomplete = AtomicBool::new(false);
-    let matches = engine::in_parts(docs.len(), |part| {
-        let mut found = Vec::new();
-        let whole = each_haystack(reader, docs, part, |pos, _, c, slot| {
-            let Ok(hay) = std::str::from_utf8(c.fuzzy(slot)) else {
-                return false;
-            };
-            if let Some(score) = pattern.score(hay) {
-                found.push(Match {
-                    slot: pos as u32,
-                    score: score as f64,
-                });
-            }
-            !hay.is_empty()
-        });
-        if whole != Some(true) {
-            incomplete.store(true, Ordering::Relaxed);
-        }
-        found
-    });
-    (!incomplete.load(Ordering::Relaxed)).then_some(matches)
+    Some(fuzzy::Found::of_parts(parts, ranking))
 }
 
 /// Scores the page's fuzzy matches, cut from unscored ones ([`Ranking::Page`]),

@@ -144,3 +144,72 @@ pub(super) fn reach_row(
     }
     r
 }
+
+/// Whether skim's score for an ASCII haystack is certainly above `ceiling`: whether
+/// one of a few alignments the matrix certainly weighs scores above it (the greedy
+/// first positions, the tightest alignment ending where the greedy one ends, and the
+/// first run of the whole pattern), tried from the cheapest. A page in ascending
+/// relevance needs the full score only of the haystacks that can still reach it.
+///
+/// Each match cell takes the larger of extending a run (with at least the larger of
+/// the consecutive and in-place bonus) and starting after a gap (the previous row's
+/// `p`, which falls from the previous match by `gap_start` and then `gap_extension`
+/// per column), so a chain of matches at positions rising from each character's
+/// greedy first position is scored at least as [`along`] sums it; the score is the
+/// largest `m` of the last row. `first` holds the greedy first positions (two or
+/// more); `positions` is scratch space.
+pub(super) fn above(
+    pattern: &[u8],
+    choice: &[u8],
+    case_sensitive: bool,
+    first: &[usize],
+    positions: &mut Vec<usize>,
+    ceiling: i64,
+) -> bool {
+    let over = |positions: &[usize]| {
+        i64::from(along(pattern, choice, case_sensitive, positions)) > ceiling
+    };
+    if over(first) {
+        return true;
+    }
+    // the tightest alignment ending at the greedy last position: each character at its
+    // last occurrence before the next one's
+    positions.clear();
+    positions.extend_from_slice(first);
+    for i in (0..pattern.len() - 1).rev() {
+        let window = &choice[first[i]..positions[i + 1]];
+        if let Some(at) = window
+            .iter()
+            .rposition(|&c| c.matches(pattern[i], case_sensitive))
+        {
+            positions[i] = first[i] + at;
+        }
+    }
+    if over(positions) {
+        return true;
+    }
+    let Some(at) = super::run_at(pattern, choice, case_sensitive, first[0]) else {
+        return false;
+    };
+    positions.clear();
+    positions.extend((0..pattern.len()).map(|i| at + i));
+    over(positions)
+}
+
+/// The score the matrix gives at least to the pattern's characters matched at
+/// `positions` (rising, each at or after its greedy first position).
+fn along(pattern: &[u8], choice: &[u8], case_sensitive: bool, positions: &[usize]) -> i32 {
+    let mut m = GAP_EXTENSION;
+    let mut previous: Option<usize> = None;
+    for (&p, &at) in pattern.iter().zip(positions) {
+        let gain = match_score(choice[at], p, case_sensitive);
+        let bonus = in_place_at(choice, at);
+        m = match previous {
+            None => m + bonus + gain,
+            Some(before) if at == before + 1 => m + bonus.max(BONUS_CONSECUTIVE) + gain,
+            Some(before) => m + GAP_START + GAP_EXTENSION * (at - before - 1) as i32 + bonus + gain,
+        };
+        previous = Some(at);
+    }
+    m
+}

@@ -117,6 +117,8 @@ pub(super) struct Scratch {
     rows: Vec<Row>,
     /// The rows of a score bound (`bound.rs`) being computed.
     pub reach: Vec<Reach>,
+    /// The positions of an alignment a lower bound (`bound::least`) is summed along.
+    pub positions: Vec<usize>,
 }
 
 /// The matrix of one pattern over one haystack.

@@ -132,6 +132,8 @@ pub enum Scored {
     Missed,
     /// It matches, with a score certainly below the floor asked for.
     Below,
+    /// It matches, with a score certainly above the ceiling asked for.
+    Above,
     /// It matches with this score.
     Score(i64),
     /// It matches, may reach the floor, and holds no run of the whole pattern: asked
@@ -186,6 +188,32 @@ impl FuzzyPattern {
     /// finds the best scores early, and a higher floor skips more of the rest.
     pub fn score_runs_from(&self, choice: &str, floor: i64) -> Scored {
         self.score_above(choice, floor, true)
+    }
+
+    /// Whether the pattern matches `choice` and, unless its score is certainly above
+    /// `ceiling`, that score: the same as [`FuzzyPattern::score`], skipping the full
+    /// score of a match whose lower bound (`bound::above`) is above `ceiling`.
+    pub fn score_upto(&self, choice: &str, ceiling: i64) -> Scored {
+        let (Some(pattern), true) = (self.ascii.as_deref(), choice.is_ascii()) else {
+            return self.score(choice).map_or(Scored::Missed, Scored::Score);
+        };
+        if pattern.len() < 2 || choice.len() > BOUNDED_LEN {
+            return self.score(choice).map_or(Scored::Missed, Scored::Score);
+        }
+        let cs = self.case_sensitive;
+        let choice = choice.as_bytes();
+        with_scratch(|s| {
+            if !matrix::first_positions(s, pattern, choice, cs) {
+                return Scored::Missed;
+            }
+            if ceiling < i64::MAX
+                && bound::above(pattern, choice, cs, &s.first, &mut s.positions, ceiling)
+            {
+                return Scored::Above;
+            }
+            matrix::occurrences(s, pattern, choice, cs);
+            Scored::Score(matrix::fill(s, pattern, choice, cs))
+        })
     }
 
     fn score_above(&self, choice: &str, floor: i64, runs_first: bool) -> Scored {
@@ -299,22 +327,26 @@ impl FuzzyPattern {
 /// Whether `choice` holds the whole pattern as one run of characters, starting at or
 /// after `from` (the first occurrence of its first character).
 fn holds_run(pattern: &[u8], choice: &[u8], case_sensitive: bool, from: usize) -> bool {
+    run_at(pattern, choice, case_sensitive, from).is_some()
+}
+
+/// Where `choice` first holds the whole pattern as one run of characters, at or after
+/// `from`.
+fn run_at(pattern: &[u8], choice: &[u8], case_sensitive: bool, from: usize) -> Option<usize> {
     let mut x = from;
     while let Some(found) = u8::find(&choice[x..], pattern[0], case_sensitive) {
         let at = x + found;
-        let Some(rest) = choice.get(at + 1..at + pattern.len()) else {
-            return false;
-        };
+        let rest = choice.get(at + 1..at + pattern.len())?;
         if rest
             .iter()
             .zip(&pattern[1..])
             .all(|(&c, &p)| c.matches(p, case_sensitive))
         {
-            return true;
+            return Some(at);
         }
         x = at + 1;
     }
-    false
+    None
 }
 
 #[cfg(test)]

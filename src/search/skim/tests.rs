@@ -49,6 +49,29 @@ fn bound_holds(choice: &str, pattern: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// `score_upto` with the ceiling at the true score must still score it (the lower
+/// bound is never above the score), and one below may only skip it.
+fn lower_bound_holds(choice: &str, pattern: &str) -> Result<(), TestCaseError> {
+    let p = FuzzyPattern::new(pattern);
+    let Some(score) = fresh(choice, pattern) else {
+        prop_assert_eq!(p.score_upto(choice, i64::MAX), Scored::Missed);
+        return Ok(());
+    };
+    prop_assert_eq!(p.score_upto(choice, i64::MAX), Scored::Score(score));
+    prop_assert_eq!(
+        p.score_upto(choice, score),
+        Scored::Score(score),
+        "ceiling at the score"
+    );
+    let below = p.score_upto(choice, score - 1);
+    prop_assert!(
+        below == Scored::Above || below == Scored::Score(score),
+        "{:?}",
+        below
+    );
+    Ok(())
+}
+
 /// `score_runs_from` leaves for later exactly the matches without a run of the
 /// whole pattern, and scores the others like a fresh matcher.
 fn runs_come_first(choice: &str, pattern: &str) -> Result<(), TestCaseError> {
@@ -86,6 +109,15 @@ fn the_bound_is_tight_for_a_word_start_run() {
     assert_eq!(p.score_from("xa xb xo", score), Scored::Below);
 }
 
+#[test]
+fn the_lower_bound_is_tight_for_a_run_and_for_one_scattered_alignment() {
+    let p = FuzzyPattern::new("abo");
+    for choice in ["x about", "xa xb xo", "zab zzzzo"] {
+        let score = fresh(choice, "abo").unwrap();
+        assert_eq!(p.score_upto(choice, score - 1), Scored::Above, "{choice}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
@@ -95,6 +127,22 @@ proptest! {
         pattern in "[a-dA-D_ 1.]{1,7}",
     ) {
         bound_holds(&choice, &pattern)?;
+    }
+
+    #[test]
+    fn the_lower_bound_is_never_above_the_score(
+        choice in "[a-dA-D_ 1/.:-]{0,60}",
+        pattern in "[a-dA-D_ 1.]{1,7}",
+    ) {
+        lower_bound_holds(&choice, &pattern)?;
+    }
+
+    #[test]
+    fn the_lower_bound_holds_for_repeated_letters(
+        choice in "[aAb /]{0,40}",
+        pattern in "[abA]{1,8}",
+    ) {
+        lower_bound_holds(&choice, &pattern)?;
     }
 
     #[test]
