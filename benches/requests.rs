@@ -2,7 +2,9 @@
 //! each as a whole process beside `sqlite3` holding the same records (SPEC §6: at most
 //! 150 ms at 1M, no slower than SQLite, under 64 MiB). SQLite gets one table with a
 //! B-tree index on every filtered or sorted column, a table of (memory, tag) pairs
-//! indexed by tag, and FTS5 over title and body for the text rows.
+//! indexed by tag, and FTS5 over title and body for the text rows. The fuzzy rows are
+//! also run beside `fzf --filter` on the fuzzy haystack lines (the same text memlens
+//! matches, in the time order), which does their work where FTS5's prefix does not.
 //!
 //! Run: `MEMLENS_BENCH_N=100000 cargo bench --bench requests` (1000000 for 1M);
 //! `MEMLENS_BENCH_RUNS` repetitions per row (default 5). Each process runs under
@@ -59,6 +61,53 @@ fn run(program: &str, args: &[String]) -> Option<(Duration, u64)> {
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Runs each command `runs` times, alternated, after one unmeasured run of each (the
+/// page cache warm for all); per command, the median wall time in ms and the median
+/// peak resident MiB.
+fn measure(commands: &[(String, Vec<String>)], runs: usize) -> Vec<(f64, f64)> {
+    for (program, args) in commands {
+        let _ = run(program, args);
+    }
+    let mut samples = vec![(Vec::new(), Vec::new()); commands.len()];
+    for _ in 0..runs {
+        for ((program, args), (times, peaks)) in commands.iter().zip(&mut samples) {
+            if let Some((t, kib)) = run(program, args) {
+                times.push(t.as_secs_f64() * 1e3);
+                peaks.push(kib as f64 / 1024.0);
+            }
+        }
+    }
+    samples
+        .into_iter()
+        .map(|(times, peaks)| (median(times), median(peaks)))
+        .collect()
+}
+
+/// Writes the fuzzy haystack of every memory the default filters keep (not deleted, not
+/// a session recap), one a line, in the time order (created_at descending, then id):
+/// the input of fzf, the fuzzy rows' second peer. The corpus is generated again (it is
+/// the same for the same size).
+fn write_fuzzy_lines(path: &Path, n: usize) {
+    let mut kept: Vec<_> = generate(CorpusSpec {
+        seed: 2026,
+        size: n,
+        body_bytes_target: 200,
+    })
+    .filter(|m| m.deleted_at.is_none() && m.memory_type != "session_recap")
+    .collect();
+    kept.sort_by(|a, b| {
+        b.created_at
+            .cmp(&a.created_at)
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    let mut out = BufWriter::new(std::fs::File::create(path).expect("fuzzy lines"));
+    for m in &kept {
+        let line = memlens::index::tokenize::fuzzy_haystack(m).replace('\n', " ");
+        writeln!(out, "{line}").expect("write");
+    }
+    out.into_inner().expect("flush").sync_all().expect("sync");
 }
 
 /// Writes the corpus as JSONL (for `memlens import`) and as SQL (for `sqlite3`); returns
@@ -176,6 +225,10 @@ struct Row {
     name: String,
     flags: Vec<String>,
     sql: String,
+    /// For a fuzzy row, the fzf pipeline that does the same work on the fuzzy haystack
+    /// lines (`LINES`, in the time order): the first 50 matches in input order, or the
+    /// worst 50 by score.
+    fzf: Option<String>,
 }
 
 fn rows(tag: &str) -> Vec<Row> {
@@ -189,6 +242,11 @@ fn rows(tag: &str) -> Vec<Row> {
         name: name.to_string(),
         flags: flags.split_whitespace().map(str::to_string).collect(),
         sql,
+        fzf: None,
+    };
+    let fuzzy = |name: &str, flags: &str, sql: String, fzf: &str| Row {
+        fzf: Some(fzf.to_string()),
+        ..row(name, flags, sql)
     };
     // 2024-07-01 .. 2024-09-30 UTC in nanoseconds
     let (from, to) = (1_719_792_000_000_000_000i64, 1_727_740_799_999_999_999i64);
@@ -276,10 +334,11 @@ fn rows(tag: &str) -> Vec<Row> {
             "--engine bm25 --mode time water",
             text("water", "m.created_at DESC"),
         ),
-        row(
+        fuzzy(
             "fuzzy water --mode time",
             "--engine fuzzy --mode time water",
             text("wat*", "m.created_at DESC"),
+            "fzf --filter water --no-sort < LINES | head -50",
         ),
         row(
             "literal water --order asc",
@@ -291,10 +350,11 @@ fn rows(tag: &str) -> Vec<Row> {
             "--engine bm25 --order asc water",
             text("water", "rank DESC"),
         ),
-        row(
+        fuzzy(
             "fuzzy water --order asc",
             "--engine fuzzy --order asc water",
             text("wat*", "rank DESC"),
+            "fzf --filter water < LINES | tail -50",
         ),
         row(
             "--offset 100000",
@@ -375,32 +435,51 @@ fn main() {
     // MEMLENS_BENCH_ROWS=text runs only the rows whose name holds `text` ("keys": only
     // the keys pressed during the load)
     let only = std::env::var("MEMLENS_BENCH_ROWS").unwrap_or_default();
+    let fuzzy_lines = dir.join("fuzzy.txt");
+    if !fuzzy_lines.exists() {
+        write_fuzzy_lines(&fuzzy_lines, n);
+    }
+    let mut beside_fzf = Vec::new();
     for row in rows(&tag).into_iter().filter(|r| r.name.contains(&only)) {
-        let mut mine = (Vec::new(), Vec::new());
-        let mut theirs = (Vec::new(), Vec::new());
         let mut args = vec!["--db".to_string(), store_arg.clone(), "search".into()];
         args.extend(row.flags.iter().cloned());
-        let peer = vec![db_arg.clone(), row.sql.clone()];
-        // alternated, after one unmeasured run of each (the page cache warm for both)
-        let _ = (run(MEMLENS, &args), run("sqlite3", &peer));
-        for _ in 0..runs {
-            if let Some((t, kib)) = run(MEMLENS, &args) {
-                mine.0.push(t.as_secs_f64() * 1e3);
-                mine.1.push(kib as f64 / 1024.0);
-            }
-            if let Some((t, kib)) = run("sqlite3", &peer) {
-                theirs.0.push(t.as_secs_f64() * 1e3);
-                theirs.1.push(kib as f64 / 1024.0);
-            }
+        let mut commands = vec![
+            (MEMLENS.to_string(), args),
+            ("sqlite3".to_string(), vec![db_arg.clone(), row.sql.clone()]),
+        ];
+        if let Some(fzf) = &row.fzf {
+            let line = fzf.replace("LINES", &fuzzy_lines.to_string_lossy());
+            commands.push(("sh".to_string(), vec!["-c".to_string(), line]));
         }
-        let (a, b) = (median(mine.0), median(theirs.0));
+        let m = measure(&commands, runs);
         println!(
-            "| {} | {a:.0} | {b:.0} | ×{:.2} | {:.0} | {:.0} |",
+            "| {} | {:.0} | {:.0} | ×{:.2} | {:.0} | {:.0} |",
             row.name,
-            a / b,
-            median(mine.1),
-            median(theirs.1)
+            m[0].0,
+            m[1].0,
+            m[0].0 / m[1].0,
+            m[0].1,
+            m[1].1
         );
+        if let Some(fzf) = m.get(2) {
+            beside_fzf.push((row.name, m[0], *fzf, row.fzf.unwrap_or_default()));
+        }
+    }
+    if !beside_fzf.is_empty() {
+        println!(
+            "\n| fuzzy request ({n} memories) | memlens ms | fzf ms | ratio | memlens peak MiB | fzf peak MiB | fzf command |"
+        );
+        println!("|---|---|---|---|---|---|---|");
+        for (name, mine, theirs, command) in beside_fzf {
+            println!(
+                "| {name} | {:.0} | {:.0} | ×{:.2} | {:.0} | {:.0} | `{command}` |",
+                mine.0,
+                theirs.0,
+                mine.0 / theirs.0,
+                mine.1,
+                theirs.1
+            );
+        }
     }
     if only.is_empty() || only == "keys" {
         during_the_load(&store, runs);

@@ -11,7 +11,7 @@ use exchange_support::generate;
 use exchange_support::{memlens, stderr, stdout};
 use memlens::index::SEARCH_DOCS;
 use memlens::index::facts::{FACTS, KEY_TOTALS};
-use memlens::index::haystacks::HAYSTACKS;
+use memlens::index::haystacks::{FUZZY_TEXT, LITERAL_TEXT};
 use memlens::index::postings::POSTINGS;
 use memlens::index::vocabulary::VOCABULARY;
 use memlens::store::tables::{BACKLINKS, DAMAGED, IDS, MEMORIES, META};
@@ -98,7 +98,7 @@ fn a_clean_store_passes_and_the_check_changes_nothing() {
 #[test]
 fn each_derived_table_out_of_step_is_found_and_repaired_to_the_same_store() {
     type Damage = fn(&redb::WriteTransaction);
-    let cases: [(&str, &[&str], Damage); 9] = [
+    let cases: [(&str, &[&str], Damage); 10] = [
         ("an id removed", &["(ids)", "m0000042"], |t| {
             t.open_table(IDS).unwrap().remove("m0000042").unwrap();
         }),
@@ -129,7 +129,14 @@ fn each_derived_table_out_of_step_is_found_and_repaired_to_the_same_store() {
             "a haystack chunk removed",
             &["(index)", "search text"],
             |t| {
-                t.open_table(HAYSTACKS).unwrap().remove(0).unwrap();
+                t.open_table(LITERAL_TEXT).unwrap().remove(0).unwrap();
+            },
+        ),
+        (
+            "a fuzzy haystack chunk removed",
+            &["(index)", "search text of record"],
+            |t| {
+                t.open_table(FUZZY_TEXT).unwrap().remove(0).unwrap();
             },
         ),
         ("the facts removed", &["(index)", "facts"], |t| {

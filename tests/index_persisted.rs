@@ -11,7 +11,7 @@ use exchange_support::{options, temp_store};
 use index_support::{IndexContents, assert_holds, assert_index_exact, brute_force};
 use memlens::exchange::{ExchangeError, Format, ImportSource, OnConflict, import};
 use memlens::index::facts::FACTS;
-use memlens::index::haystacks::{self, Chunk, HAYSTACKS, Haystacks};
+use memlens::index::haystacks::{self, Chunk, FUZZY_TEXT, LITERAL_TEXT, TextCursor};
 use memlens::index::postings::{self, MAX_BLOCK, POSTINGS, Posting};
 use memlens::index::sealed::{SealedBuf, SealedBytes};
 use memlens::index::{KEY_INDEX, SEARCH_DOCS, SearchRecord, index_is_current};
@@ -20,7 +20,7 @@ use memlens::store::tables::META;
 use memlens::store::{Prepared, Store, StoreWriter};
 use proptest::prelude::*;
 use proptest::sample::Index;
-use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, TableHandle};
+use redb::{ReadableDatabase, ReadableTable, TableHandle};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -522,34 +522,35 @@ fn blocks_split_and_stay_exact_under_scattered_overwrites_and_purges() {
 // ---------------------------------------------------------------------------------
 // Haystacks.
 
-/// The stored (literal, fuzzy) haystacks of memory `id`, read from its chunk.
+/// The stored (literal, fuzzy) haystacks of memory `id`, read from their chunks.
 fn stored_haystacks(store: &Store, id: &str) -> (String, String) {
     let reader = store.read().expect("read");
     let doc = reader.doc_of(id).expect("ids").expect("stored");
-    let table = reader.table(HAYSTACKS).expect("haystacks");
-    let (first, bytes) = table
-        .range(..=doc)
-        .expect("range")
-        .next_back()
-        .expect("chunk stored")
-        .expect("entry");
-    let c =
-        Chunk::parse(bytes.value().open(&first.value()).expect("sealed")).expect("chunk parses");
-    let slot = (doc - first.value()) as usize;
-    assert!(slot < c.len(), "document {doc} lies in no chunk");
-    let text = |b: &[u8]| String::from_utf8(b.to_vec()).expect("UTF-8");
-    (text(c.literal(slot)), text(c.fuzzy(slot)))
+    let literal = reader.table(LITERAL_TEXT).expect("literal haystacks");
+    let fuzzy = reader.table(FUZZY_TEXT).expect("fuzzy haystacks");
+    let mut texts = TextCursor::new(&literal, &fuzzy);
+    let text = texts
+        .text(doc)
+        .expect("chunks")
+        .unwrap_or_else(|| panic!("document {doc} lies in no chunk"));
+    let literal = String::from_utf8(text.literal.to_vec()).expect("UTF-8");
+    (literal, text.fuzzy.to_string())
 }
 
-/// The first documents of the stored haystacks chunks.
+/// The first documents of the stored haystacks chunks, the same in both tables (as
+/// they are when every chunk is cut by its number of documents).
 fn haystack_chunks(store: &Store) -> Vec<u32> {
     let reader = store.read().expect("read");
-    let table = reader.table(HAYSTACKS).expect("haystacks");
-    table
-        .iter()
-        .expect("iter")
-        .map(|e| e.expect("entry").0.value())
-        .collect()
+    let [literal, fuzzy] = [LITERAL_TEXT, FUZZY_TEXT].map(|table| {
+        let table = reader.table(table).expect("haystacks");
+        table
+            .iter()
+            .expect("iter")
+            .map(|e| e.expect("entry").0.value())
+            .collect::<Vec<u32>>()
+    });
+    assert_eq!(literal, fuzzy, "the two tables' chunks");
+    literal
 }
 
 #[test]
@@ -896,7 +897,7 @@ fn with_raw_db(path: &Path, f: impl FnOnce(&redb::WriteTransaction)) {
     txn.commit().expect("commit");
 }
 
-/// Whether the closed store file has a postings, facts or haystacks table, and whether
+/// Whether the closed store file has a postings, facts or haystack table, and whether
 /// it has the current index marker.
 fn has_index(path: &Path) -> (bool, bool) {
     let db = redb::Database::create(path).expect("raw open");
@@ -906,9 +907,16 @@ fn has_index(path: &Path) -> (bool, bool) {
         .expect("tables")
         .map(|t| t.name().to_string())
         .collect();
-    let has_tables = tables
-        .iter()
-        .any(|t| t == "postings" || t == "facts" || t == "haystacks");
+    let has_tables = tables.iter().any(|t| {
+        [
+            "postings",
+            "facts",
+            "haystacks",
+            "literal_text",
+            "fuzzy_text",
+        ]
+        .contains(&t.as_str())
+    });
     (has_tables, index_is_current(&txn).expect("meta"))
 }
 
@@ -935,7 +943,8 @@ fn a_store_without_postings_facts_haystacks_or_marker_is_rebuilt_exactly_on_open
     with_raw_db(&path, |txn| {
         assert!(txn.delete_table(POSTINGS).expect("delete postings"));
         assert!(txn.delete_table(FACTS).expect("delete facts"));
-        assert!(txn.delete_table(HAYSTACKS).expect("delete haystacks"));
+        assert!(txn.delete_table(LITERAL_TEXT).expect("delete haystacks"));
+        assert!(txn.delete_table(FUZZY_TEXT).expect("delete haystacks"));
         let mut meta = txn.open_table(META).expect("meta");
         assert!(meta.remove(KEY_INDEX).expect("remove").is_some());
     });
@@ -1004,7 +1013,8 @@ fn a_damaged_search_record_and_an_orphan_are_repaired_by_the_rebuild() {
                 .is_none()
         );
         drop(records);
-        assert!(txn.delete_table(HAYSTACKS).expect("delete haystacks"));
+        assert!(txn.delete_table(LITERAL_TEXT).expect("delete haystacks"));
+        assert!(txn.delete_table(FUZZY_TEXT).expect("delete haystacks"));
         let mut meta = txn.open_table(META).expect("meta");
         meta.remove(KEY_INDEX).expect("remove");
     });
@@ -1026,7 +1036,8 @@ fn a_store_of_index_version_1_gains_its_haystacks_on_open() {
     let (path, before) = closed_store(dir.path());
     // what a store written before the haystacks table existed holds
     with_raw_db(&path, |txn| {
-        assert!(txn.delete_table(HAYSTACKS).expect("delete haystacks"));
+        assert!(txn.delete_table(LITERAL_TEXT).expect("delete haystacks"));
+        assert!(txn.delete_table(FUZZY_TEXT).expect("delete haystacks"));
         let mut meta = txn.open_table(META).expect("meta");
         let old = meta
             .insert(KEY_INDEX, 1u32.to_le_bytes().as_slice())
@@ -1182,46 +1193,47 @@ fn replace_blocks(txn: &redb::WriteTransaction, term: &str, blocks: &[(u32, Vec<
     }
 }
 
-/// The first document of the `nth` stored chunk in a closed store file.
-fn chunk_key(txn: &redb::WriteTransaction, nth: usize) -> u32 {
-    let table = txn.open_table(HAYSTACKS).expect("haystacks");
+/// A table of haystacks chunks.
+type TextTable = redb::TableDefinition<'static, u32, memlens::index::sealed::Sealed>;
+
+/// The first document of the first (or, with `last`, the last) chunk of `table` in a
+/// closed store file.
+fn chunk_key(txn: &redb::WriteTransaction, table: TextTable, last: bool) -> u32 {
+    let table = txn.open_table(table).expect("haystacks");
     let mut keys = table
         .iter()
         .expect("iter")
         .map(|e| e.expect("entry").0.value());
-    keys.nth(nth).expect("chunk stored")
+    let key = if last { keys.next_back() } else { keys.next() };
+    key.expect("chunk stored")
 }
 
-/// The first document and the haystacks of every slot of the `nth` stored chunk in a
-/// closed store file.
-fn raw_chunk(txn: &redb::WriteTransaction, nth: usize) -> (u32, Vec<Haystacks>) {
-    let first = chunk_key(txn, nth);
-    let table = txn.open_table(HAYSTACKS).expect("haystacks");
+/// The first document and the haystack of every slot of the first (or last) chunk of
+/// `table` in a closed store file.
+fn raw_chunk(txn: &redb::WriteTransaction, table: TextTable, last: bool) -> (u32, Vec<Vec<u8>>) {
+    let first = chunk_key(txn, table, last);
+    let table = txn.open_table(table).expect("haystacks");
     let bytes = table.get(first).expect("get").expect("chunk stored");
     let c = Chunk::parse(bytes.value().open(&first).expect("sealed")).expect("chunk parses");
-    let docs = (0..c.len())
-        .map(|s| Haystacks {
-            literal: c.literal(s).to_vec(),
-            fuzzy: c.fuzzy(s).to_vec(),
-        })
-        .collect();
+    let docs = (0..c.len()).map(|s| c.get(s).to_vec()).collect();
     (first, docs)
 }
 
-fn put_chunk(txn: &redb::WriteTransaction, first: u32, docs: &[Haystacks]) {
-    let mut table = txn.open_table(HAYSTACKS).expect("haystacks");
+fn put_chunk(txn: &redb::WriteTransaction, table: TextTable, first: u32, docs: &[Vec<u8>]) {
+    let mut table = txn.open_table(table).expect("haystacks");
+    let slots: Vec<&[u8]> = docs.iter().map(Vec::as_slice).collect();
     table
         .insert(
             first,
-            SealedBuf::new(&first, &haystacks::encode(docs)).value(),
+            SealedBuf::new(&first, &haystacks::encode(&slots)).value(),
         )
         .expect("insert");
 }
 
 /// The first slot of `docs` whose document holds a memory (`true`) or holds none.
-fn slot_where(docs: &[Haystacks], holds_memory: bool) -> usize {
+fn slot_where(docs: &[Vec<u8>], holds_memory: bool) -> usize {
     docs.iter()
-        .position(|h| h.literal.is_empty() != holds_memory)
+        .position(|h| h.is_empty() != holds_memory)
         .expect("such a slot")
 }
 
@@ -1242,7 +1254,7 @@ fn the_checker_notices_every_kind_of_damage() {
     let (original, _) = closed_store(dir.path());
     type Damage = fn(&redb::WriteTransaction);
     // each damage with the words of the assertion meant to catch it
-    let damages: [(&str, &[&str], Damage); 14] = [
+    let damages: [(&str, &[&str], Damage); 15] = [
         ("a frequency off by one", &["postings of `group3`"], |txn| {
             let mut blocks = raw_blocks(txn, "group3");
             blocks[0].1[0].1 += 1;
@@ -1297,40 +1309,49 @@ fn the_checker_notices_every_kind_of_damage() {
         }),
         (
             "a wrong literal text",
-            &["literal haystack of document", "in the haystacks table"],
+            &["literal haystack of document", "in the haystacks tables"],
             |txn| {
-                let (first, mut docs) = raw_chunk(txn, 0);
+                let (first, mut docs) = raw_chunk(txn, LITERAL_TEXT, false);
                 let s = slot_where(&docs, true);
-                docs[s].literal.extend_from_slice(b" extra");
-                put_chunk(txn, first, &docs);
+                docs[s].extend_from_slice(b" extra");
+                put_chunk(txn, LITERAL_TEXT, first, &docs);
             },
         ),
         (
             "a wrong fuzzy text",
-            &["fuzzy haystack of document", "in the haystacks table"],
+            &["fuzzy haystack of document", "in the haystacks tables"],
             |txn| {
-                let (first, mut docs) = raw_chunk(txn, 1);
+                let (first, mut docs) = raw_chunk(txn, FUZZY_TEXT, true);
                 let s = slot_where(&docs, true);
-                docs[s].fuzzy.insert(0, b'z');
-                put_chunk(txn, first, &docs);
+                docs[s].insert(0, b'z');
+                put_chunk(txn, FUZZY_TEXT, first, &docs);
             },
         ),
         (
             "text where no memory is",
-            &["holds no memory but has haystacks in the haystacks table"],
+            &["holds no memory but has haystacks in the haystacks tables"],
             |txn| {
-                let (first, mut docs) = raw_chunk(txn, 0);
+                let (first, mut docs) = raw_chunk(txn, FUZZY_TEXT, false);
                 let s = slot_where(&docs, false);
-                docs[s].fuzzy = b"ghost".to_vec();
-                put_chunk(txn, first, &docs);
+                docs[s] = b"ghost".to_vec();
+                put_chunk(txn, FUZZY_TEXT, first, &docs);
             },
         ),
         (
             "a haystacks chunk missing",
-            &["haystacks chunks stored"],
+            &["literal: haystacks chunks stored"],
             |txn| {
-                let first = chunk_key(txn, 1);
-                let mut table = txn.open_table(HAYSTACKS).expect("haystacks");
+                let first = chunk_key(txn, LITERAL_TEXT, true);
+                let mut table = txn.open_table(LITERAL_TEXT).expect("haystacks");
+                table.remove(first).expect("remove").expect("chunk stored");
+            },
+        ),
+        (
+            "a fuzzy chunk missing",
+            &["fuzzy: haystacks chunks stored"],
+            |txn| {
+                let first = chunk_key(txn, FUZZY_TEXT, false);
+                let mut table = txn.open_table(FUZZY_TEXT).expect("haystacks");
                 table.remove(first).expect("remove").expect("chunk stored");
             },
         ),
@@ -1338,22 +1359,17 @@ fn the_checker_notices_every_kind_of_damage() {
             "a haystacks chunk of empty slots",
             &["haystacks chunks stored"],
             |txn| {
-                let (last, docs) = {
-                    let table = txn.open_table(HAYSTACKS).expect("haystacks");
-                    let n = table.len().expect("len") as usize;
-                    drop(table);
-                    raw_chunk(txn, n - 1)
-                };
+                let (last, docs) = raw_chunk(txn, LITERAL_TEXT, true);
                 let end = last + docs.len() as u32;
-                put_chunk(txn, end + 10, &vec![Haystacks::default(); 8]);
+                put_chunk(txn, LITERAL_TEXT, end + 10, &vec![Vec::new(); 8]);
             },
         ),
         (
             "an undecodable haystacks chunk",
             &["haystacks chunk at document", "cannot be decoded"],
             |txn| {
-                let first = chunk_key(txn, 2);
-                let mut table = txn.open_table(HAYSTACKS).expect("haystacks");
+                let first = chunk_key(txn, LITERAL_TEXT, false);
+                let mut table = txn.open_table(LITERAL_TEXT).expect("haystacks");
                 let mut bytes = table
                     .get(first)
                     .expect("get")

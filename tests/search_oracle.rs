@@ -490,7 +490,7 @@ fn missing_or_damaged_search_records_are_rebuilt_from_the_memories() {
 
 fn damaged_store_agrees(memories: &[Memory], remove: bool) {
     use memlens::index::SEARCH_DOCS;
-    use memlens::index::haystacks::{self, Chunk, HAYSTACKS, Haystacks};
+    use memlens::index::haystacks::{self, Chunk, FUZZY_TEXT, LITERAL_TEXT};
     use memlens::index::sealed::SealedBuf;
     use redb::ReadableTable;
     let (_dir, store) = store_with(memories);
@@ -506,23 +506,23 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
             table.insert(7u32, garbage.value()).unwrap();
             let unknown = SealedBuf::new(&8u32, b"\x09unknown version");
             table.insert(8u32, unknown.value()).unwrap();
-            let mut texts = w.table(HAYSTACKS).unwrap();
-            if remove {
-                assert!(texts.remove(0u32).unwrap().is_some(), "no haystacks chunk");
-            } else {
+            for (kind, table) in [LITERAL_TEXT, FUZZY_TEXT].into_iter().enumerate() {
+                let mut texts = w.table(table).unwrap();
+                if remove {
+                    assert!(texts.remove(0u32).unwrap().is_some(), "no haystacks chunk");
+                    continue;
+                }
                 let stored = texts.get(0u32).unwrap().unwrap();
                 let bytes = stored.value().open(&0u32).unwrap().to_vec();
                 drop(stored);
                 let c = Chunk::parse(&bytes).unwrap();
-                let mut slots: Vec<Haystacks> = (0..c.len())
-                    .map(|s| Haystacks {
-                        literal: c.literal(s).to_vec(),
-                        fuzzy: c.fuzzy(s).to_vec(),
-                    })
-                    .collect();
+                let mut slots: Vec<Vec<u8>> = (0..c.len()).map(|s| c.get(s).to_vec()).collect();
                 // a blank slot, and a fuzzy haystack that is not UTF-8
-                slots[10] = Haystacks::default();
-                slots[12].fuzzy = vec![0xff, 0xfe];
+                slots[10].clear();
+                if kind == 1 {
+                    slots[12] = vec![0xff, 0xfe];
+                }
+                let slots: Vec<&[u8]> = slots.iter().map(Vec::as_slice).collect();
                 texts
                     .insert(
                         0u32,

@@ -360,23 +360,24 @@ fn a_literal_scan_shared_between_cores_gives_the_full_answer() {
             })
             .collect()
     };
-    // a chunk gone from the second core's share
+    // a chunk gone from the second core's share, of each kind of haystack
     {
-        use memlens::index::haystacks::HAYSTACKS;
+        use memlens::index::haystacks::{FUZZY_TEXT, LITERAL_TEXT};
         use redb::ReadableTable;
         let w = store.write().expect("write");
-        let mut table = w.table(HAYSTACKS).expect("haystacks");
-        // the chunk holding the document three quarters of the way in
-        let chunk = table
-            .range(..=(n as u32 * 3 / 4))
-            .expect("range")
-            .next_back()
-            .expect("a chunk")
-            .expect("entry")
-            .0
-            .value();
-        assert!(table.remove(chunk).expect("remove").is_some());
-        drop(table);
+        for table in [LITERAL_TEXT, FUZZY_TEXT] {
+            let mut table = w.table(table).expect("haystacks");
+            // the chunk holding the document three quarters of the way in
+            let chunk = table
+                .range(..=(n as u32 * 3 / 4))
+                .expect("range")
+                .next_back()
+                .expect("a chunk")
+                .expect("entry")
+                .0
+                .value();
+            assert!(table.remove(chunk).expect("remove").is_some());
+        }
         w.commit().expect("commit");
     }
     let reader = store.read().expect("read");

@@ -611,6 +611,19 @@ fn a_store_written_before_index_checksums_is_sealed_once_losing_nothing() {
     assert_eq!(stamped_schema(&old), SCHEMA_VERSION);
     assert_eq!(upgraded, what_the_binary_reads(dir.path(), &fresh));
     assert_eq!(upgraded[0].lines().count(), 30, "every memory is kept");
+    // the one haystacks table of index version 8 gives way to one table per haystack
+    let tables: Vec<String> = {
+        let db = redb::Database::open(&old).unwrap();
+        let txn = db.begin_read().unwrap();
+        txn.list_tables()
+            .unwrap()
+            .map(|t| t.name().to_string())
+            .collect()
+    };
+    assert!(!tables.iter().any(|t| t == "haystacks"), "{tables:?}");
+    for kept in ["literal_text", "fuzzy_text"] {
+        assert!(tables.iter().any(|t| t == kept), "{kept} in {tables:?}");
+    }
     assert!(
         upgraded[5].contains("\"relationship_count\":1"),
         "{}",

@@ -1,26 +1,24 @@
-//! Writing haystack changes into their chunks ([`super::haystacks`]): a changed
-//! document's chunk is read, changed and written back; a document no chunk holds (a
-//! memory new to the store) joins the chunk that ends before it while that chunk has
-//! room, or starts the next one. An import of many new memories so fills each chunk up
-//! to its target size, one after another.
+//! Writing haystack changes into their chunks ([`super::haystacks`]), one table of
+//! one kind of haystack at a time: a changed document's chunk is read, changed and
+//! written back; a document no chunk holds (a memory new to the store) joins the chunk
+//! that ends before it while that chunk has room, or starts the next one. An import of
+//! many new memories so fills each chunk up to its target size, one after another.
 
 use super::haystacks::{
-    Chunk, EMPTY_SLOT, MAX_SLOTS, Slot, TARGET_BYTES, Text, chunk_before, damaged, encode_slots,
-    header_bytes, next_chunk_after,
+    Chunk, MAX_SLOTS, TARGET_BYTES, Text, chunk_before, damaged, encode, header_bytes,
+    next_chunk_after,
 };
 use super::sealed::{Sealed, SealedBuf};
 use redb::{StorageError, Table};
 use std::borrow::Cow;
 
-/// One document's literal and fuzzy haystacks in an open chunk: copied from the stored
-/// chunk (the table is written while they are held), or borrowed from the changes.
-type OpenSlot<'t> = (Cow<'t, [u8]>, Cow<'t, [u8]>);
-
-/// The chunk being changed: its first document, its slots, their bytes, and the
-/// first document of the chunk after it, which it must not grow into.
+/// The chunk being changed: its first document, its slots' haystacks (copied from the
+/// stored chunk, as the table is written while they are held, or borrowed from the
+/// changes), their bytes, and the first document of the chunk after it, which it must
+/// not grow into.
 struct OpenChunk<'t> {
     first: u32,
-    slots: Vec<OpenSlot<'t>>,
+    slots: Vec<Cow<'t, [u8]>>,
     bytes: usize,
     next: Option<u32>,
     changed: bool,
@@ -35,15 +33,10 @@ impl<'t> OpenChunk<'t> {
             return Ok(OpenChunk::empty(doc, next));
         };
         let c = Chunk::parse(stored.value().open(&first)?).ok_or_else(|| damaged(first))?;
-        let slots: Vec<OpenSlot<'t>> = (0..c.len())
-            .map(|s| {
-                (
-                    Cow::Owned(c.literal(s).to_vec()),
-                    Cow::Owned(c.fuzzy(s).to_vec()),
-                )
-            })
+        let slots: Vec<Cow<'t, [u8]>> = (0..c.len())
+            .map(|s| Cow::Owned(c.get(s).to_vec()))
             .collect();
-        let bytes = slots.iter().map(|(l, f)| l.len() + f.len()).sum();
+        let bytes = slots.iter().map(|t| t.len()).sum();
         Ok(OpenChunk {
             first,
             slots,
@@ -81,16 +74,14 @@ impl<'t> OpenChunk<'t> {
             && (self.bytes == 0 || size <= TARGET_BYTES)
     }
 
-    /// Sets the haystacks of `doc`, which the chunk [takes](Self::takes).
-    fn set(&mut self, doc: u32, (literal, fuzzy): Slot<'t>) {
+    /// Sets the haystack of `doc`, which the chunk [takes](Self::takes).
+    fn set(&mut self, doc: u32, text: &'t [u8]) {
         let at = (doc - self.first) as usize;
         if at >= self.slots.len() {
-            self.slots
-                .resize(at + 1, (Cow::Borrowed(&[]), Cow::Borrowed(&[])));
+            self.slots.resize(at + 1, Cow::Borrowed(&[]));
         }
-        let old = &self.slots[at];
-        self.bytes = self.bytes - old.0.len() - old.1.len() + literal.len() + fuzzy.len();
-        self.slots[at] = (Cow::Borrowed(literal), Cow::Borrowed(fuzzy));
+        self.bytes = self.bytes - self.slots[at].len() + text.len();
+        self.slots[at] = Cow::Borrowed(text);
         self.changed = true;
     }
 
@@ -99,32 +90,32 @@ impl<'t> OpenChunk<'t> {
         if !self.changed {
             return Ok(());
         }
-        let slots: Vec<Slot<'_>> = self.slots.iter().map(|(l, f)| (&**l, &**f)).collect();
-        if slots.iter().all(|&slot| slot == EMPTY_SLOT) {
+        let slots: Vec<&[u8]> = self.slots.iter().map(|t| &**t).collect();
+        if slots.iter().all(|t| t.is_empty()) {
             table.remove(self.first)?;
         } else {
-            let stored = SealedBuf::new(&self.first, &encode_slots(&slots));
+            let stored = SealedBuf::new(&self.first, &encode(&slots));
             table.insert(self.first, stored.value())?;
         }
         Ok(())
     }
 }
 
-/// Writes `changes` (sorted by document, at most one per document; `None` = no memory
-/// under that document any more). Each chunk is built straight from the stored one (if
-/// any) and the new haystacks, copying the new text once.
+/// Writes `changes` (sorted by document, at most one per document; empty = no memory
+/// under that document any more) into the chunks of `table`. Each chunk is built
+/// straight from the stored one (if any) and the new haystacks, copying the new text
+/// once.
 pub(crate) fn apply(
     table: &mut Table<'_, u32, Sealed>,
-    changes: &[(u32, Option<Text<'_>>)],
+    changes: &[(u32, &[u8])],
 ) -> Result<(), StorageError> {
     let mut open: Option<OpenChunk<'_>> = None;
     for &(doc, text) in changes {
-        let slot = text.map_or(EMPTY_SLOT, |t| (t.literal, t.fuzzy.as_bytes()));
-        let len = slot.0.len() + slot.1.len();
+        let len = text.len();
         if let Some(chunk) = open.as_mut()
             && chunk.takes(doc, len)
         {
-            chunk.set(doc, slot);
+            chunk.set(doc, text);
             continue;
         }
         if let Some(chunk) = open.take() {
@@ -138,7 +129,7 @@ pub(crate) fn apply(
             }
             chunk = OpenChunk::empty(doc, chunk.next);
         }
-        chunk.set(doc, slot);
+        chunk.set(doc, text);
         open = Some(chunk);
     }
     if let Some(chunk) = open {
@@ -147,10 +138,28 @@ pub(crate) fn apply(
     Ok(())
 }
 
+/// Writes both haystacks of `changes` (sorted by document, at most one per document;
+/// `None` = no memory under that document any more): the literal ones into `literal`,
+/// the fuzzy ones into `fuzzy`.
+pub(crate) fn apply_text(
+    literal: &mut Table<'_, u32, Sealed>,
+    fuzzy: &mut Table<'_, u32, Sealed>,
+    changes: &[(u32, Option<Text<'_>>)],
+) -> Result<(), StorageError> {
+    let kind = |pick: fn(Text<'_>) -> &[u8]| -> Vec<(u32, &[u8])> {
+        changes
+            .iter()
+            .map(|&(doc, text)| (doc, text.map_or(&[][..], pick)))
+            .collect()
+    };
+    apply(literal, &kind(|t| t.literal))?;
+    apply(fuzzy, &kind(|t| t.fuzzy.as_bytes()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::haystacks::{HAYSTACKS, for_each};
+    use crate::index::haystacks::{LITERAL_TEXT, for_each};
     use redb::{Database, ReadableDatabase};
 
     /// The literal haystack of document `doc`, `len` bytes long.
@@ -166,18 +175,12 @@ mod tests {
             .iter()
             .map(|&(doc, len)| (doc, len.map(|len| literal(doc, len))))
             .collect();
-        let changes: Vec<(u32, Option<Text<'_>>)> = texts
+        let changes: Vec<(u32, &[u8])> = texts
             .iter()
-            .map(|(doc, t)| {
-                let text = t.as_ref().map(|t| Text {
-                    literal: t.as_bytes(),
-                    fuzzy: "f",
-                });
-                (*doc, text)
-            })
+            .map(|(doc, t)| (*doc, t.as_ref().map_or(&[][..], |t| t.as_bytes())))
             .collect();
         let txn = db.begin_write().expect("write");
-        apply(&mut txn.open_table(HAYSTACKS).expect("table"), &changes).expect("apply");
+        apply(&mut txn.open_table(LITERAL_TEXT).expect("table"), &changes).expect("apply");
         txn.commit().expect("commit");
     }
 
@@ -185,15 +188,13 @@ mod tests {
     /// literal haystack of each slot.
     fn chunks(db: &Database) -> Vec<(u32, usize, usize, Vec<String>)> {
         let txn = db.begin_read().expect("read");
-        let table = txn.open_table(HAYSTACKS).expect("table");
+        let table = txn.open_table(LITERAL_TEXT).expect("table");
         let mut out = Vec::new();
         for_each(&table, |first, c| {
             let texts = (0..c.len())
-                .map(|s| String::from_utf8(c.literal(s).to_vec()).expect("UTF-8"))
+                .map(|s| String::from_utf8(c.get(s).to_vec()).expect("UTF-8"))
                 .collect();
-            let bytes: usize = (0..c.len())
-                .map(|s| c.literal(s).len() + c.fuzzy(s).len())
-                .sum();
+            let bytes: usize = (0..c.len()).map(|s| c.get(s).len()).sum();
             out.push((first, c.len(), header_bytes(c.len()) + bytes, texts));
         })
         .expect("chunks");
@@ -247,7 +248,7 @@ mod tests {
                     unreachable!()
                 };
                 let slots = (doc - first) as usize + 1;
-                let grown = size - header_bytes(*len) + header_bytes(slots) + text_len + 1;
+                let grown = size - header_bytes(*len) + header_bytes(slots) + text_len;
                 assert!(
                     grown > TARGET_BYTES || slots > MAX_SLOTS,
                     "chunk at {first} ({size} B) ended before {next_first}"

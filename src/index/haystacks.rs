@@ -1,8 +1,8 @@
-//! The persisted literal and fuzzy haystacks, packed in chunks of consecutive
-//! documents, so a literal or fuzzy query over the whole store reads a few thousand
-//! large values (only the text it searches) instead of one record per memory. They are
-//! the only stored copy of that text: opening a store reads them beside the search
-//! records.
+//! The persisted literal and fuzzy haystacks, each kind in its own table of chunks of
+//! consecutive documents, so a literal or fuzzy query over the whole store reads a few
+//! thousand large values holding only the text it searches, instead of one record per
+//! memory. They are the only stored copy of that text: opening a store reads them
+//! beside the search records.
 //!
 //! A chunk holds up to [`MAX_SLOTS`] consecutive documents, as many as fit in
 //! [`TARGET_BYTES`] (a chunk of one large memory may be larger): redb stores a value
@@ -10,28 +10,33 @@
 //! just fits 64 KiB leaves almost nothing of its run unused, whatever the size of the
 //! memories, where a fixed number of documents left a third of it on average. Each
 //! chunk is stored under its first document; [`apply`] (in `haystack_writes`) builds
-//! and changes them.
+//! and changes them. The two tables are chunked apart: a fuzzy haystack is a third
+//! the size of a literal one, so its chunks hold about three times the documents.
 
 use super::sealed::Sealed;
 use memchr::memmem::Finder;
 use redb::{AccessGuard, ReadableTable, StorageError, TableDefinition};
 use std::ops::Bound;
 
-pub(crate) use super::haystack_writes::apply;
+/// A chunk's first document → the lowercased literal haystacks of its documents.
+pub const LITERAL_TEXT: TableDefinition<u32, Sealed> = TableDefinition::new("literal_text");
 
-/// A chunk's first document → the haystacks of its documents.
-pub const HAYSTACKS: TableDefinition<u32, Sealed> = TableDefinition::new("haystacks");
+/// A chunk's first document → the fuzzy haystacks of its documents.
+pub const FUZZY_TEXT: TableDefinition<u32, Sealed> = TableDefinition::new("fuzzy_text");
+
+/// The table an index before version 13 kept both haystacks in, dropped by the rebuild.
+pub const OLD_HAYSTACKS: TableDefinition<u32, Sealed> = TableDefinition::new("haystacks");
 
 /// The most documents a chunk holds.
-pub const MAX_SLOTS: usize = 256;
+pub const MAX_SLOTS: usize = 1024;
 
 /// The size a write fills a chunk up to: a 64 KiB run of pages, less room for the
 /// page header redb puts before the value.
 pub const TARGET_BYTES: usize = (64 << 10) - 256;
 
-/// Bytes of a chunk's header: its slot count and the two offset tables.
+/// Bytes of a chunk's header: its slot count and its offset table.
 pub(crate) const fn header_bytes(slots: usize) -> usize {
-    4 + 2 * (slots + 1) * 4
+    4 + (slots + 1) * 4
 }
 
 /// The literal (lowercased) and fuzzy haystacks of one document; both empty when the
@@ -76,7 +81,7 @@ impl<'a> Text<'a> {
     }
 }
 
-/// A stored chunk read in place.
+/// A stored chunk of one kind of haystack, read in place.
 pub struct Chunk<'a> {
     bytes: &'a [u8],
     slots: usize,
@@ -96,17 +101,15 @@ impl<'a> Chunk<'a> {
         }
         let data = bytes.len().checked_sub(header_bytes(slots))?;
         let mut last = 0;
-        for i in 0..2 * (slots + 1) {
+        for i in 0..=slots {
             let o = offset(bytes, i)?;
-            // the fuzzy table starts where the literal one ends; neither runs backwards
+            // the offsets never run backwards
             if o < last || o > data {
                 return None;
             }
             last = o;
         }
-        (offset(bytes, slots)? == offset(bytes, slots + 1)?
-            && offset(bytes, 2 * slots + 1)? == data)
-            .then_some(Chunk { bytes, slots })
+        (offset(bytes, 0)? == 0 && last == data).then_some(Chunk { bytes, slots })
     }
 
     /// How many documents it holds (some perhaps without a memory).
@@ -119,62 +122,45 @@ impl<'a> Chunk<'a> {
         self.slots == 0
     }
 
-    fn start(&self, table: usize, slot: usize) -> usize {
-        offset(self.bytes, table * (self.slots + 1) + slot).unwrap_or(0)
+    fn start(&self, slot: usize) -> usize {
+        offset(self.bytes, slot).unwrap_or(0)
     }
 
-    fn range(&self, table: usize, slot: usize) -> &'a [u8] {
+    /// The haystack of slot `slot` (the chunk's first document + `slot`): empty when
+    /// the document holds no memory (a memory's haystacks are never empty: both hold
+    /// its id).
+    pub fn get(&self, slot: usize) -> &'a [u8] {
         if slot >= self.slots {
             return &[];
         }
-        let (from, to) = (self.start(table, slot), self.start(table, slot + 1));
+        let (from, to) = (self.start(slot), self.start(slot + 1));
         let header = header_bytes(self.slots);
         self.bytes.get(header + from..header + to).unwrap_or(&[])
     }
 
-    /// The literal haystack of slot `slot` (the chunk's first document + `slot`).
-    pub fn literal(&self, slot: usize) -> &'a [u8] {
-        self.range(0, slot)
-    }
-
-    /// The fuzzy haystack of slot `slot`.
-    pub fn fuzzy(&self, slot: usize) -> &'a [u8] {
-        self.range(1, slot)
-    }
-
-    /// The fuzzy haystacks of the slots `slots`, their text checked as UTF-8 in one
-    /// pass; `None` when some is not UTF-8 or a slot is past the end.
-    pub fn fuzzy_strs(&self, slots: std::ops::Range<usize>) -> Option<Vec<&'a str>> {
+    /// The haystacks of the slots `slots`, their text checked as UTF-8 in one pass;
+    /// `None` when some is not UTF-8 or a slot is past the end.
+    pub fn strs(&self, slots: std::ops::Range<usize>) -> Option<Vec<&'a str>> {
         if slots.end > self.slots || slots.start > slots.end {
             return None;
         }
         let header = header_bytes(self.slots);
-        let begin = self.start(1, slots.start);
+        let begin = self.start(slots.start);
         let span = self
             .bytes
-            .get(header + begin..header + self.start(1, slots.end))?;
+            .get(header + begin..header + self.start(slots.end))?;
         let text = std::str::from_utf8(span).ok()?;
         slots
-            .map(|slot| text.get(self.start(1, slot) - begin..self.start(1, slot + 1) - begin))
+            .map(|slot| text.get(self.start(slot) - begin..self.start(slot + 1) - begin))
             .collect()
     }
 
-    /// Both haystacks of slot `slot`, when it holds a memory's (a memory's literal
-    /// haystack is never empty: it holds the id) and they are readable.
-    pub fn text(&self, slot: usize) -> Option<Text<'a>> {
-        let literal = self.literal(slot);
-        if literal.is_empty() {
-            return None;
-        }
-        Text::new(literal, self.fuzzy(slot))
-    }
-
-    /// Calls `hit` once for every slot whose literal haystack contains the word `finder`
-    /// looks for (`len` bytes long), in one pass over the chunk's literal text: a match
-    /// counts only when it lies inside one haystack.
-    pub fn literal_hits(&self, finder: &Finder<'_>, len: usize, mut hit: impl FnMut(usize)) {
+    /// Calls `hit` once for every slot whose haystack contains the word `finder` looks
+    /// for (`len` bytes long), in one pass over the chunk's text: a match counts only
+    /// when it lies inside one haystack.
+    pub fn hits(&self, finder: &Finder<'_>, len: usize, mut hit: impl FnMut(usize)) {
         let slots = self.slots;
-        let start = |slot: usize| self.start(0, slot);
+        let start = |slot: usize| self.start(slot);
         let header = header_bytes(slots);
         let text = self.bytes.get(header..header + start(slots)).unwrap_or(&[]);
         let mut at = 0;
@@ -198,44 +184,20 @@ impl<'a> Chunk<'a> {
     }
 }
 
-/// The stored form of a chunk holding `docs` (consecutive documents; at least one).
-pub fn encode(docs: &[Haystacks]) -> Vec<u8> {
-    let slots: Vec<Slot<'_>> = docs
-        .iter()
-        .map(|h| (h.literal.as_slice(), h.fuzzy.as_slice()))
-        .collect();
-    encode_slots(&slots)
-}
-
-/// One document's literal and fuzzy haystacks as bytes (both empty: no memory).
-pub(crate) type Slot<'a> = (&'a [u8], &'a [u8]);
-
-/// The no-memory slot.
-pub(crate) const EMPTY_SLOT: Slot<'static> = (&[], &[]);
-
-/// [`encode`] from borrowed haystacks, copied once, into the stored chunk.
-pub(crate) fn encode_slots(slots: &[Slot<'_>]) -> Vec<u8> {
-    let text: usize = slots.iter().map(|(l, f)| l.len() + f.len()).sum();
+/// The stored form of a chunk holding the haystacks `slots` of consecutive documents
+/// (at least one; empty: no memory), copied once.
+pub fn encode(slots: &[&[u8]]) -> Vec<u8> {
+    let text: usize = slots.iter().map(|t| t.len()).sum();
     let mut w = Vec::with_capacity(header_bytes(slots.len()) + text);
     w.extend_from_slice(&(slots.len() as u32).to_le_bytes());
     let mut at = 0u32;
-    let mut push = |w: &mut Vec<u8>, len: usize| {
+    w.extend_from_slice(&at.to_le_bytes());
+    for t in slots {
+        at += t.len() as u32;
         w.extend_from_slice(&at.to_le_bytes());
-        at += len as u32;
-    };
-    for (literal, _) in slots {
-        push(&mut w, literal.len());
     }
-    push(&mut w, 0);
-    for (_, fuzzy) in slots {
-        push(&mut w, fuzzy.len());
-    }
-    push(&mut w, 0);
-    for (literal, _) in slots {
-        w.extend_from_slice(literal);
-    }
-    for (_, fuzzy) in slots {
-        w.extend_from_slice(fuzzy);
+    for t in slots {
+        w.extend_from_slice(t);
     }
     w
 }
@@ -311,9 +273,9 @@ impl<'t, T: ReadableTable<u32, Sealed>> ChunkCursor<'t, T> {
         ChunkCursor { table, held: None }
     }
 
-    /// The haystacks stored for `doc`; `None` when no chunk holds it, or it holds no
+    /// The haystack stored for `doc`; `None` when no chunk holds it, or it holds no
     /// memory's text for it. A damaged chunk is an error.
-    pub fn text(&mut self, doc: u32) -> Result<Option<Text<'_>>, StorageError> {
+    pub fn get(&mut self, doc: u32) -> Result<Option<&[u8]>, StorageError> {
         let holds =
             |first: u32, slots: usize| doc >= first && u64::from(doc - first) < slots as u64;
         if !self
@@ -341,7 +303,37 @@ impl<'t, T: ReadableTable<u32, Sealed>> ChunkCursor<'t, T> {
             bytes: guard.value().opened_before(),
             slots: *slots,
         };
-        Ok(c.text((doc - first) as usize))
+        let text = c.get((doc - first) as usize);
+        Ok((!text.is_empty()).then_some(text))
+    }
+}
+
+/// Reads both haystacks of documents asked for in ascending order (mostly): a
+/// [`ChunkCursor`] over each table.
+pub struct TextCursor<'t, T> {
+    literal: ChunkCursor<'t, T>,
+    fuzzy: ChunkCursor<'t, T>,
+}
+
+impl<'t, T: ReadableTable<u32, Sealed>> TextCursor<'t, T> {
+    /// A cursor over the literal table `literal` and the fuzzy table `fuzzy`.
+    pub fn new(literal: &'t T, fuzzy: &'t T) -> TextCursor<'t, T> {
+        TextCursor {
+            literal: ChunkCursor::new(literal),
+            fuzzy: ChunkCursor::new(fuzzy),
+        }
+    }
+
+    /// Both haystacks stored for `doc`; `None` when either table lacks its haystack or
+    /// the fuzzy one is not UTF-8. A damaged chunk is an error.
+    pub fn text(&mut self, doc: u32) -> Result<Option<Text<'_>>, StorageError> {
+        let Some(literal) = self.literal.get(doc)? else {
+            return Ok(None);
+        };
+        let Some(fuzzy) = self.fuzzy.get(doc)? else {
+            return Ok(None);
+        };
+        Ok(Text::new(literal, fuzzy))
     }
 }
 
@@ -358,45 +350,43 @@ mod tests {
     #[test]
     fn a_chunk_keeps_every_haystack_and_rejects_damage() {
         let slots = 40;
-        let mut docs = vec![Haystacks::default(); slots];
-        docs[0].literal = b"first".to_vec();
-        docs[3] = Haystacks {
-            literal: b"x\ny".to_vec(),
-            fuzzy: b"X Y".to_vec(),
-        };
-        docs[slots - 1].fuzzy = "é".as_bytes().to_vec();
+        let mut docs: Vec<&[u8]> = vec![b""; slots];
+        docs[0] = b"first";
+        docs[3] = b"x\ny";
+        docs[4] = b"X Y";
+        docs[slots - 1] = "é".as_bytes();
         let bytes = encode(&docs);
         let c = Chunk::parse(&bytes).expect("parses");
         for (s, h) in docs.iter().enumerate() {
-            assert_eq!(c.literal(s), h.literal.as_slice(), "literal {s}");
-            assert_eq!(c.fuzzy(s), h.fuzzy.as_slice(), "fuzzy {s}");
+            assert_eq!(c.get(s), *h, "slot {s}");
         }
-        let strs = c.fuzzy_strs(2..slots).expect("UTF-8");
+        assert_eq!(c.get(slots), b"");
+        let strs = c.strs(2..slots).expect("UTF-8");
         assert_eq!(strs.len(), slots - 2);
-        assert_eq!((strs[1], strs[slots - 3]), ("X Y", "é"));
-        assert!(c.fuzzy_strs(0..slots + 1).is_none());
+        assert_eq!((strs[2], strs[slots - 3]), ("X Y", "é"));
+        assert!(c.strs(0..slots + 1).is_none());
         // a slot ending inside a character is not text
         let mut split = docs.clone();
-        split[1].fuzzy = vec![0xc3];
-        split[2].fuzzy = vec![0xa9];
+        split[1] = &[0xc3];
+        split[2] = &[0xa9];
         let split = encode(&split);
         let s = Chunk::parse(&split).expect("parses");
-        assert!(s.fuzzy_strs(1..3).is_none() && s.fuzzy_strs(1..2).is_none());
+        assert!(s.strs(1..3).is_none() && s.strs(1..2).is_none());
         assert!(Chunk::parse(&bytes[..bytes.len() - 1]).is_none());
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(Chunk::parse(&longer).is_none());
         let finder = Finder::new(b"x");
         let mut hits = Vec::new();
-        c.literal_hits(&finder, 1, |s| hits.push(s));
+        c.hits(&finder, 1, |s| hits.push(s));
         assert_eq!(hits, vec![3]);
         // "tx" spans the end of slot 0 ("first") and slot 3 ("x\ny"): no hit
         let spans = Finder::new(b"tx");
         let mut none = Vec::new();
-        c.literal_hits(&spans, 2, |s| none.push(s));
+        c.hits(&spans, 2, |s| none.push(s));
         assert!(none.is_empty(), "{none:?}");
         let mut backwards = bytes.clone();
-        backwards[4..8].copy_from_slice(&100u32.to_le_bytes());
+        backwards[8..12].copy_from_slice(&100u32.to_le_bytes());
         assert!(Chunk::parse(&backwards).is_none());
         for count in [0u32, slots as u32 + 1, MAX_SLOTS as u32 + 1] {
             let mut miscounted = bytes.clone();

@@ -10,9 +10,10 @@
 //!   frequencies in blocks of consecutive documents;
 //! - [`facts::FACTS`]: per document, what the default filters and BM25's statistics
 //!   need (deleted, session recap, length, created_at), packed in chunks;
-//! - [`haystacks::HAYSTACKS`]: the literal and fuzzy haystacks, packed in chunks, for
-//!   literal and fuzzy queries that read only the text they search, and for the
-//!   searcher's own copy of that text (the records do not repeat it);
+//! - [`haystacks::LITERAL_TEXT`] and [`haystacks::FUZZY_TEXT`]: the literal and the
+//!   fuzzy haystacks, each packed in chunks, for literal and fuzzy queries that read
+//!   only the text they search, and for the searcher's own copy of that text (the
+//!   records do not repeat it);
 //! - [`columns::COLUMNS`]: per field, the values of every filtered or sorted field in
 //!   chunks of consecutive documents, brought up to date from the records at the flush,
 //!   so a request reads only the fields it filters or sorts by;
@@ -63,7 +64,8 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.open_table(SEARCH_DOCS)?;
     txn.open_table(postings::POSTINGS)?;
     txn.open_table(facts::FACTS)?;
-    txn.open_table(haystacks::HAYSTACKS)?;
+    txn.open_table(haystacks::LITERAL_TEXT)?;
+    txn.open_table(haystacks::FUZZY_TEXT)?;
     txn.open_table(columns::COLUMNS)?;
     txn.open_table(vocabulary::VOCABULARY)?;
     Ok(())
@@ -147,7 +149,8 @@ impl IndexEntry {
 /// changes wait in a [`PendingIndex`] that the store writes at commit.
 pub struct IndexWriter<'w> {
     docs: Table<'w, u32, Sealed>,
-    haystacks: Table<'w, u32, Sealed>,
+    literal_text: Table<'w, u32, Sealed>,
+    fuzzy_text: Table<'w, u32, Sealed>,
     columns: Table<'w, (&'static str, u32), Sealed>,
     pending: &'w mut PendingIndex,
     /// The record being written, sealed.
@@ -162,7 +165,8 @@ impl<'w> IndexWriter<'w> {
     ) -> Result<IndexWriter<'w>, redb::Error> {
         Ok(IndexWriter {
             docs: txn.open_table(SEARCH_DOCS)?,
-            haystacks: txn.open_table(haystacks::HAYSTACKS)?,
+            literal_text: txn.open_table(haystacks::LITERAL_TEXT)?,
+            fuzzy_text: txn.open_table(haystacks::FUZZY_TEXT)?,
             columns: txn.open_table(columns::COLUMNS)?,
             pending,
             sealed: SealedBuf::default(),
@@ -232,7 +236,8 @@ impl<'w> IndexWriter<'w> {
     /// Writes the haystacks gathered so far once they are many.
     fn write_text_when_full(&mut self) -> Result<(), redb::Error> {
         if self.pending.text_is_full() {
-            self.pending.write_text(&mut self.haystacks)?;
+            self.pending
+                .write_text(&mut self.literal_text, &mut self.fuzzy_text)?;
         }
         Ok(())
     }

@@ -7,7 +7,8 @@ use super::SEARCH_DOCS;
 use super::added_postings::AddedPostings;
 use super::columns::{self, COLUMNS};
 use super::facts::{self, FACTS, Fact, TotalsChange};
-use super::haystacks::{self, HAYSTACKS, Text};
+use super::haystack_writes::apply_text;
+use super::haystacks::{FUZZY_TEXT, LITERAL_TEXT, Text};
 use super::postings_flush::write_postings;
 use super::record::{RecordView, section_terms};
 use super::sealed::Sealed;
@@ -221,13 +222,14 @@ impl PendingIndex {
         self.text.text.len() >= TEXT_BATCH
     }
 
-    /// Writes the haystacks gathered so far into their chunks in `table` and forgets
-    /// them, keeping their buffer for the next ones.
+    /// Writes the haystacks gathered so far into their chunks in `literal` and
+    /// `fuzzy` and forgets them, keeping their buffer for the next ones.
     pub(super) fn write_text(
         &mut self,
-        table: &mut Table<'_, u32, Sealed>,
+        literal: &mut Table<'_, u32, Sealed>,
+        fuzzy: &mut Table<'_, u32, Sealed>,
     ) -> Result<(), StorageError> {
-        haystacks::apply(table, &self.text.changes())?;
+        apply_text(literal, fuzzy, &self.text.changes())?;
         self.text.docs.clear();
         self.text.text.clear();
         Ok(())
@@ -291,7 +293,11 @@ fn write_facts_and_haystacks(
     last_per_key(&mut facts);
     facts::apply(&mut txn.open_table(FACTS)?, &facts)?;
     totals.write(txn)?;
-    haystacks::apply(&mut txn.open_table(HAYSTACKS)?, &text.changes())?;
+    apply_text(
+        &mut txn.open_table(LITERAL_TEXT)?,
+        &mut txn.open_table(FUZZY_TEXT)?,
+        &text.changes(),
+    )?;
     Ok(())
 }
 

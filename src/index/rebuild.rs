@@ -4,7 +4,7 @@
 //! decodes and indexes every memory on both cores also serves `Searcher::load`.
 
 use super::facts::FACTS;
-use super::haystacks::HAYSTACKS;
+use super::haystacks::{FUZZY_TEXT, LITERAL_TEXT, OLD_HAYSTACKS};
 use super::postings::POSTINGS;
 use super::{IndexEntry, PendingIndex, SEARCH_DOCS};
 use crate::parallel::in_parts;
@@ -17,8 +17,8 @@ pub const KEY_INDEX: &str = "index_version";
 /// Version 9 holds the 31 scored dimensions, seals every value ([`super::sealed`]),
 /// keeps the per-field columns ([`super::columns`]) and indexes hivelore's anchors,
 /// domain and topic. Version 10 adds the three composites' columns, 11 relationship_count's,
-/// 12 the vocabulary.
-pub const INDEX_VERSION: u32 = 12;
+/// 12 the vocabulary; 13 keeps the literal and fuzzy haystacks in tables of their own.
+pub const INDEX_VERSION: u32 = 13;
 
 /// Memories decoded at a time while rebuilding or loading (enough to share between the
 /// cores).
@@ -48,7 +48,9 @@ pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.delete_table(SEARCH_DOCS)?;
     txn.delete_table(POSTINGS)?;
     txn.delete_table(FACTS)?;
-    txn.delete_table(HAYSTACKS)?;
+    txn.delete_table(OLD_HAYSTACKS)?;
+    txn.delete_table(LITERAL_TEXT)?;
+    txn.delete_table(FUZZY_TEXT)?;
     txn.delete_table(super::columns::COLUMNS)?;
     txn.delete_table(super::vocabulary::VOCABULARY)?;
     txn.open_table(super::vocabulary::VOCABULARY)?;
@@ -56,7 +58,8 @@ pub fn rebuild(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.open_table(SEARCH_DOCS)?;
     txn.open_table(POSTINGS)?;
     txn.open_table(FACTS)?;
-    txn.open_table(HAYSTACKS)?;
+    txn.open_table(LITERAL_TEXT)?;
+    txn.open_table(FUZZY_TEXT)?;
     txn.open_table(META)?.remove(super::facts::KEY_TOTALS)?;
     let mut pending = PendingIndex::default();
     {

@@ -8,7 +8,7 @@
 //! collection's values are derived again then. Either way the result is the very state
 //! a fresh [`Searcher::load`] of the new snapshot would hold.
 
-use crate::index::haystacks::{ChunkCursor, HAYSTACKS, Haystacks, Text};
+use crate::index::haystacks::{FUZZY_TEXT, Haystacks, LITERAL_TEXT, Text, TextCursor};
 use crate::index::{IndexEntry, RecordView, SEARCH_DOCS};
 use crate::model::FEEL_COUNT;
 use crate::search::corpus::{Corpus, Fixed, Offsets};
@@ -377,9 +377,16 @@ fn read_changed(
         .then(|| reader.table(SEARCH_DOCS).ok())
         .flatten();
     let haystacks = (!holds_terms)
-        .then(|| reader.table(HAYSTACKS).ok())
+        .then(|| {
+            Some((
+                reader.table(LITERAL_TEXT).ok()?,
+                reader.table(FUZZY_TEXT).ok()?,
+            ))
+        })
         .flatten();
-    let mut texts = haystacks.as_ref().map(ChunkCursor::new);
+    let mut texts = haystacks
+        .as_ref()
+        .map(|(literal, fuzzy)| TextCursor::new(literal, fuzzy));
     let mut docs = Vec::with_capacity(changed.len());
     let mut purged = false;
     for id in changed {

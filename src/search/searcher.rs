@@ -1,7 +1,7 @@
 //! The searcher: the in-memory search state of one store snapshot, answering
 //! [`SearchRequest`]s exactly as SPEC §3 defines them.
 
-use crate::index::haystacks::{ChunkCursor, HAYSTACKS};
+use crate::index::haystacks::{FUZZY_TEXT, LITERAL_TEXT, TextCursor};
 use crate::index::tokenize::literal_words;
 use crate::index::{IndexEntry, RecordView, SEARCH_DOCS, each_memory_indexed};
 use crate::schema::sealed::Sealed;
@@ -196,10 +196,13 @@ impl Searcher {
         let Some(records) = index_table(reader, SEARCH_DOCS)? else {
             return Ok(None);
         };
-        let Some(haystacks) = index_table(reader, HAYSTACKS)? else {
+        let (Some(literal), Some(fuzzy)) = (
+            index_table(reader, LITERAL_TEXT)?,
+            index_table(reader, FUZZY_TEXT)?,
+        ) else {
             return Ok(None);
         };
-        let mut texts = ChunkCursor::new(&haystacks);
+        let mut texts = TextCursor::new(&literal, &fuzzy);
         let count = |len: Result<u64, redb::StorageError>| len.map_err(|e| storage(reader, e));
         if count(memories.len())? != count(records.len())? {
             return Ok(None);

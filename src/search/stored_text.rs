@@ -4,7 +4,8 @@
 //! are read, each core reading its share, and the text is never copied; the matches
 //! are the ones the in-memory engines find (`tests/search_plan.rs`).
 
-use crate::index::haystacks::{self, HAYSTACKS};
+use crate::index::haystacks::{self, FUZZY_TEXT, LITERAL_TEXT};
+use crate::index::sealed::Sealed;
 use crate::search::corpus::Corpus;
 use crate::search::engine;
 use crate::search::fuzzy::{self, Best, Floor, Ranking};
@@ -16,13 +17,14 @@ use memchr::memmem::Finder;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Calls `f` with the positions in `docs` of the documents of each chunk that holds
-/// some at a position in `part`, the chunk's first document and the chunk, in order
-/// (reading only those chunks). `Some(true)` when every document was found and `f`
-/// accepted each chunk (returned true); `None` when the table cannot be read or a
-/// chunk is damaged.
+/// Calls `f` with the positions in `docs` of the documents of each chunk of `table`
+/// that holds some at a position in `part`, the chunk's first document and the chunk,
+/// in order (reading only those chunks). `Some(true)` when every document was found
+/// and `f` accepted each chunk (returned true); `None` when the table cannot be read
+/// or a chunk is damaged.
 fn each_chunk(
     reader: &StoreReader,
+    table: redb::TableDefinition<'static, u32, Sealed>,
     docs: &[u32],
     part: Range<usize>,
     mut f: impl FnMut(Range<usize>, u32, &haystacks::Chunk<'_>) -> bool,
@@ -31,7 +33,7 @@ fn each_chunk(
     else {
         return Some(true);
     };
-    let table = reader.table(HAYSTACKS).ok()?;
+    let table = reader.table(table).ok()?;
     let mut next = part.start;
     let mut accepted = true;
     haystacks::for_each_covering(&table, first..=last, |chunk, c| {
@@ -51,15 +53,16 @@ fn each_chunk(
     Some(accepted && next == part.end)
 }
 
-/// [`each_chunk`] one document at a time: `f` gets its position in `docs`, its
-/// chunk's first document, the chunk and its slot in it, and says whether it is whole.
-fn each_haystack(
+/// [`each_chunk`] of the literal haystacks one document at a time: `f` gets its
+/// position in `docs`, its chunk's first document, the chunk and its slot in it, and
+/// says whether it is whole.
+fn each_literal(
     reader: &StoreReader,
     docs: &[u32],
     part: Range<usize>,
     mut f: impl FnMut(usize, u32, &haystacks::Chunk<'_>, usize) -> bool,
 ) -> Option<bool> {
-    each_chunk(reader, docs, part, |positions, chunk, c| {
+    each_chunk(reader, LITERAL_TEXT, docs, part, |positions, chunk, c| {
         let mut accepted = true;
         for pos in positions {
             accepted &= f(pos, chunk, c, (docs[pos] - chunk) as usize);
@@ -86,11 +89,11 @@ pub(crate) fn literal(
     let counts: Vec<(u32, u32)> = engine::in_parts(docs.len(), |part| {
         let mut counts = Vec::new();
         let mut in_chunk: Option<(u32, Vec<u32>)> = None;
-        let whole = each_haystack(reader, docs, part, |pos, chunk, c, slot| {
+        let whole = each_literal(reader, docs, part, |pos, chunk, c, slot| {
             if in_chunk.as_ref().is_none_or(|(n, _)| *n != chunk) {
                 let mut words_in = vec![0u32; c.len()];
                 for (f, w) in finders.iter().zip(words) {
-                    c.literal_hits(f, w.len(), |s| words_in[s] += 1);
+                    c.hits(f, w.len(), |s| words_in[s] += 1);
                 }
                 in_chunk = Some((chunk, words_in));
             }
@@ -98,7 +101,7 @@ pub(crate) fn literal(
             if n > 0 {
                 counts.push((pos as u32, n));
             }
-            !c.literal(slot).is_empty()
+            !c.get(slot).is_empty()
         });
         if whole != Some(true) {
             incomplete.store(true, Ordering::Relaxed);
@@ -129,12 +132,12 @@ pub(crate) fn fuzzy(
     let parts = engine::in_parts(docs.len(), |part| {
         let mut found = Vec::new();
         let mut best = Best::new(ranking, &floor);
-        let whole = each_chunk(reader, docs, part, |positions, chunk, c| {
+        let whole = each_chunk(reader, FUZZY_TEXT, docs, part, |positions, chunk, c| {
             // the slots from the first document's to the last's, checked as UTF-8 in
             // one pass
             let first = (docs[positions.start] - chunk) as usize;
             let last = (docs[positions.end - 1] - chunk) as usize;
-            let Some(hays) = c.fuzzy_strs(first..last + 1) else {
+            let Some(hays) = c.strs(first..last + 1) else {
                 return false;
             };
             let hay = |pos: u32| hays[(docs[pos as usize] - chunk) as usize - first];
@@ -165,11 +168,11 @@ pub(crate) fn score_page(
     page: &mut [Placed],
 ) -> Option<()> {
     let pattern = FuzzyPattern::new(query);
-    let table = reader.table(HAYSTACKS).ok()?;
+    let table = reader.table(FUZZY_TEXT).ok()?;
     let mut chunks = haystacks::ChunkCursor::new(&table);
     for (m, _) in page {
-        let text = chunks.text(c.docs[m.slot as usize]).ok()??;
-        if let Some(score) = pattern.score(text.fuzzy) {
+        let text = chunks.get(c.docs[m.slot as usize]).ok()??;
+        if let Some(score) = pattern.score(std::str::from_utf8(text).ok()?) {
             m.score = score as f64;
         }
     }

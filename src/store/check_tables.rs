@@ -17,7 +17,7 @@ use super::check::{Area, CheckReport, REBUILD, SET_ASIDE};
 use super::links::{COUNT_SOURCE, read_count};
 use super::tables::{BACKLINKS, DAMAGED, IDS, KEY_NEXT_DOC, MEMORIES, META, decode, is_summed};
 use crate::index::facts::{self, FACTS, Fact, Totals};
-use crate::index::haystacks::{self, HAYSTACKS};
+use crate::index::haystacks::{self, ChunkCursor, FUZZY_TEXT, LITERAL_TEXT};
 use crate::index::postings::{self, POSTINGS};
 use crate::index::record::section_terms;
 use crate::index::vocabulary::{self, VOCABULARY};
@@ -341,20 +341,33 @@ fn check_index(
         let n = expected.docs.len().abs_diff(seen);
         t.add(|| format!("{n} memories lack a search record"));
     }
-    // haystacks
+    // haystacks: each literal one with the fuzzy one of its document, then the fuzzy
+    // ones counted
     let mut seen = 0usize;
+    let mut fuzzy_seen = 0usize;
     let mut bad_chunk = None;
-    if let Some(table) = optional(txn.open_table(HAYSTACKS))? {
-        let walked = haystacks::for_each(&table, |first, chunk| {
+    let literal = optional(txn.open_table(LITERAL_TEXT))?;
+    let fuzzy = optional(txn.open_table(FUZZY_TEXT))?;
+    if let (Some(literal), Some(fuzzy)) = (literal, fuzzy) {
+        let mut fuzzy_of = ChunkCursor::new(&fuzzy);
+        let walked = haystacks::for_each(&literal, |first, chunk| {
             for slot in 0..chunk.len() {
-                let Some(text) = chunk.text(slot) else {
+                let literal = chunk.get(slot);
+                if literal.is_empty() {
                     continue;
-                };
+                }
                 let doc = first + slot as u32;
                 seen += 1;
-                let got = hash((text.literal, text.fuzzy));
+                let fuzzy = match fuzzy_of.get(doc) {
+                    Ok(fuzzy) => fuzzy.and_then(|f| std::str::from_utf8(f).ok()),
+                    Err(e) => {
+                        bad_chunk.get_or_insert(e.to_string());
+                        None
+                    }
+                };
+                let got = fuzzy.map(|fuzzy| hash((literal, fuzzy)));
                 match expected.docs.get(&doc) {
-                    Some((_, want, _)) if *want == got => {}
+                    Some((_, want, _)) if Some(*want) == got => {}
                     Some(_) => {
                         t.add(|| format!("the search text of record {doc} differs from its memory"))
                     }
@@ -367,12 +380,23 @@ fn check_index(
         if let Err(e) = walked {
             bad_chunk = Some(e.to_string());
         }
+        let counted = haystacks::for_each(&fuzzy, |_, chunk| {
+            fuzzy_seen += (0..chunk.len())
+                .filter(|&s| !chunk.get(s).is_empty())
+                .count();
+        });
+        if let Err(e) = counted {
+            bad_chunk = Some(e.to_string());
+        }
     }
     if let Some(e) = bad_chunk {
         t.add(|| format!("the search text cannot be read: {e}"));
     } else if seen != expected.docs.len() {
         let n = expected.docs.len().abs_diff(seen);
         t.add(|| format!("{n} memories lack their search text"));
+    } else if fuzzy_seen != expected.docs.len() {
+        let n = expected.docs.len().abs_diff(fuzzy_seen);
+        t.add(|| format!("{n} memories lack their fuzzy search text"));
     }
     // facts
     let mut seen = 0usize;

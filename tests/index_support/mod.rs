@@ -5,7 +5,7 @@
 
 use crate::search_support::{bm25_tokens, fields, fuzzy_haystack};
 use memlens::index::facts::{self, CHUNK_DOCS, FACTS, Fact, Totals};
-use memlens::index::haystacks::{self, HAYSTACKS};
+use memlens::index::haystacks::{self, FUZZY_TEXT, LITERAL_TEXT};
 use memlens::index::postings::{self, MAX_BLOCK, POSTINGS, Posting};
 use memlens::index::{SEARCH_DOCS, SearchRecord};
 use memlens::model::Memory;
@@ -72,13 +72,15 @@ pub struct IndexContents {
     pub facts: Vec<(u32, Fact)>,
     /// Document → the id and document length (number of tokens) of its search record.
     pub records: BTreeMap<u32, (String, u32)>,
-    /// Document → its haystacks in the haystacks table. Counted: every stored document.
-    /// Read back: every slot of every stored chunk, with or without a memory.
+    /// Document → its haystacks in the two haystacks tables. Counted: every stored
+    /// document. Read back: every slot of every stored chunk of either table, with or
+    /// without a memory.
     pub haystacks: BTreeMap<u32, Stacks>,
-    /// The stored haystacks chunks: first document → how many documents it holds.
-    /// Read back only (which chunks hold which documents depends on the order of the
-    /// writes; see [`assert_index_exact`] for what they must satisfy).
-    pub haystack_chunks: BTreeMap<u32, usize>,
+    /// The stored chunks of the literal and of the fuzzy haystacks: first document →
+    /// how many documents it holds. Read back only (which chunks hold which documents
+    /// depends on the order of the writes; see [`assert_index_exact`] for what they
+    /// must satisfy).
+    pub haystack_chunks: [BTreeMap<u32, usize>; 2],
 }
 
 /// Counts the index of the snapshot's memories by brute force, checking on the way
@@ -197,23 +199,27 @@ pub fn persisted(store: &Store) -> (IndexContents, BTreeMap<String, usize>) {
             .records
             .insert(doc.value(), (record.id, record.length));
     }
-    let haystacks_table = reader.table(HAYSTACKS).expect("haystacks table");
-    let text = |doc: u32, which: &str, bytes: &[u8]| {
-        String::from_utf8(bytes.to_vec())
-            .unwrap_or_else(|_| panic!("the {which} haystack of document {doc} is not UTF-8"))
-    };
-    haystacks::for_each(&haystacks_table, |first, c| {
-        index.haystack_chunks.insert(first, c.len());
-        for slot in 0..c.len() {
-            let doc = first + slot as u32;
-            let stacks = Stacks {
-                literal: text(doc, "literal", c.literal(slot)),
-                fuzzy: text(doc, "fuzzy", c.fuzzy(slot)),
-            };
-            index.haystacks.insert(doc, stacks);
-        }
-    })
-    .expect("haystacks");
+    for (kind, (table, which)) in [(LITERAL_TEXT, "literal"), (FUZZY_TEXT, "fuzzy")]
+        .into_iter()
+        .enumerate()
+    {
+        let table = reader.table(table).expect("haystacks table");
+        haystacks::for_each(&table, |first, c| {
+            index.haystack_chunks[kind].insert(first, c.len());
+            for slot in 0..c.len() {
+                let doc = first + slot as u32;
+                let text = String::from_utf8(c.get(slot).to_vec()).unwrap_or_else(|_| {
+                    panic!("the {which} haystack of document {doc} is not UTF-8")
+                });
+                let stacks = index.haystacks.entry(doc).or_default();
+                match kind {
+                    0 => stacks.literal = text,
+                    _ => stacks.fuzzy = text,
+                }
+            }
+        })
+        .expect("haystacks");
+    }
     (index, blocks)
 }
 
@@ -297,11 +303,13 @@ pub fn assert_index_exact(store: &Store, context: &str) -> BTreeMap<String, usiz
     assert_totals(store, &want, context);
     // one record per stored memory, and none for another document
     assert_eq!(got.records, want.records, "{context}: search records");
-    assert_chunks(&got.haystack_chunks, &want.haystacks, context);
+    for (chunks, which) in got.haystack_chunks.iter().zip(["literal", "fuzzy"]) {
+        assert_chunks(chunks, &want.haystacks, &format!("{context}: {which}"));
+    }
     assert_stacks(
         &got.haystacks,
         &want.haystacks,
-        "the haystacks table",
+        "the haystacks tables",
         context,
     );
     blocks
