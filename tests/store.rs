@@ -10,7 +10,7 @@ use memlens::store::tables::{
     BACKLINKS, KEY_SCHEMA, MEMORIES, META, OLD_BACKLINKS, SCHEMA_VERSION, decode,
 };
 use memlens::store::{Store, StoreError};
-use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata};
+use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, TableHandle};
 use std::path::Path;
 
 /// Runs `memlens stats --db path` and checks it fails with one `error:` line naming
