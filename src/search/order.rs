@@ -517,12 +517,27 @@ pub(crate) fn interleave(
 /// The slots of `created` in the time order (created_at descending), radix-sorted on the
 /// top 32 bits of the span first (half the passes over half the bytes of sorting the
 /// whole key), then each run of equal tops by the whole key; `ties` puts each run of
-/// memories created at the very same instant in its final order (by id).
+/// memories created at the very same instant in its final order (by id). A store that
+/// grew by adding holds its memories in the order they were created: then the time order
+/// is the slots' own reversed, found in one pass, and only its ties are sorted.
 pub(crate) fn by_time<E>(
     created: &Fixed<i64>,
     mut ties: impl FnMut(&mut [u32]) -> Result<(), E>,
 ) -> Result<Vec<u32>, E> {
     let n = created.len();
+    if created
+        .iter()
+        .zip(created.iter().skip(1))
+        .all(|(a, b)| a <= b)
+    {
+        let mut order: Vec<u32> = (0..n as u32).rev().collect();
+        for run in order.chunk_by_mut(|&a, &b| created[a as usize] == created[b as usize]) {
+            if run.len() > 1 {
+                ties(run)?;
+            }
+        }
+        return Ok(order);
+    }
     // ascending: created_at descending
     let key = |at: i64| !((at as u64) ^ (1 << 63));
     let full = |slot: u32| key(created[slot as usize]);
@@ -560,4 +575,53 @@ pub(crate) fn ranks(order: &[u32]) -> Vec<u32> {
         rank[slot as usize] = pos as u32;
     }
     rank
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The time order by its definition: created_at descending, then id ascending.
+    fn sorted_plainly(created: &[i64], ids: &[u32]) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..created.len() as u32).collect();
+        order.sort_by_key(|&s| (std::cmp::Reverse(created[s as usize]), ids[s as usize]));
+        order
+    }
+
+    fn by_time_of(created: &[i64], ids: &[u32]) -> Vec<u32> {
+        let fixed: Fixed<i64> = created.iter().copied().collect();
+        let order = by_time(&fixed, |run: &mut [u32]| {
+            run.sort_by_key(|&s| ids[s as usize]);
+            Ok::<(), ()>(())
+        });
+        order.expect("no error")
+    }
+
+    proptest! {
+        #[test]
+        fn the_time_order_of_any_instants_is_the_plain_sort(
+            created in proptest::collection::vec(-3i64..3, 0..200),
+            seed in any::<u64>(),
+        ) {
+            let ids: Vec<u32> = (0..created.len() as u32)
+                .map(|s| (u64::from(s).wrapping_mul(seed | 1) >> 7) as u32)
+                .collect();
+            prop_assert_eq!(by_time_of(&created, &ids), sorted_plainly(&created, &ids));
+        }
+
+        #[test]
+        fn the_time_order_of_a_store_that_grew_by_adding_is_the_plain_sort(
+            steps in proptest::collection::vec(prop_oneof![Just(0i64), 1i64..1000, Just(i64::MAX / 4)], 0..300),
+            start in any::<i64>().prop_map(|s| s / 2),
+            seed in any::<u64>(),
+        ) {
+            let mut at = start;
+            let created: Vec<i64> = steps.iter().map(|&d| { at = at.saturating_add(d); at }).collect();
+            let ids: Vec<u32> = (0..created.len() as u32)
+                .map(|s| (u64::from(s).wrapping_mul(seed | 1) >> 7) as u32)
+                .collect();
+            prop_assert_eq!(by_time_of(&created, &ids), sorted_plainly(&created, &ids));
+        }
+    }
 }
