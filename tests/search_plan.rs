@@ -2,7 +2,8 @@
 //! for random requests (engines, filters of every kind, modes, orders, offsets and
 //! limits) on random collections, also after random curation changes, undos and new
 //! memories; and both agree with the brute-force oracle. The filter panel's histograms
-//! and choices agree too.
+//! and choices agree too, and so do answers over a corpus kept from earlier requests
+//! (what a collection answers from while its in-memory index loads).
 
 mod search_support;
 
@@ -10,7 +11,8 @@ use memlens::curate::{Change, Edit, FieldValue, UndoStack};
 use memlens::model::{Composite, Memory, Relationship, Scope, Status, Timestamp};
 use memlens::search::plan::{self, Index};
 use memlens::search::{
-    BrowseMode, DeletedFilter, Engine, Filters, NumericField, Order, Range, SearchRequest, Searcher,
+    BrowseMode, DeletedFilter, Engine, Filters, KeptCorpus, NumericField, Order, Range,
+    SearchRequest, Searcher,
 };
 use memlens::store::Store;
 use proptest::prelude::*;
@@ -328,8 +330,10 @@ fn request() -> impl Strategy<Value = SearchRequest> {
 }
 
 /// Every request answered alike from the persisted index and by a loaded searcher, and
-/// as the oracle says; the filter panel's histograms and choices too.
-fn check(store: &Store, requests: &[SearchRequest], context: &str) {
+/// as the oracle says; the filter panel's histograms and choices too. Each is also
+/// answered over the corpus `kept` holds from the requests before it (of this check,
+/// and of earlier ones, read at earlier changes of the store).
+fn check(store: &Store, requests: &[SearchRequest], context: &str, kept: &KeptCorpus) {
     let reader = store.read().expect("read");
     let loaded = Searcher::load(&reader).expect("load");
     let docs = docs_of(reader.memories().expect("memories"));
@@ -338,12 +342,24 @@ fn check(store: &Store, requests: &[SearchRequest], context: &str) {
         loaded.facet_names(),
         "filter choices differ {context}"
     );
+    assert_eq!(
+        plan::facet_names(Index::Kept(&reader, kept)).expect("facets"),
+        loaded.facet_names(),
+        "filter choices over the kept corpus differ {context}"
+    );
     for req in requests {
         let stored = plan::from_stored(&reader, req)
             .expect("stored")
             .expect("the persisted index answers");
         let want = loaded.search(req);
         assert_eq!(stored, want, "{context}: {req:?}");
+        let over_kept = plan::answer(Index::Kept(&reader, kept), req).expect("kept");
+        assert_eq!(over_kept, want, "{context}: over the kept corpus: {req:?}");
+        assert_eq!(
+            plan::matching(Index::Kept(&reader, kept), req).expect("matching"),
+            plan::matching(Index::Loaded(&loaded), req).expect("matching"),
+            "{context}: the memories found over the kept corpus: {req:?}"
+        );
         assert_agrees(
             &oracle(&docs, req),
             &actual(&stored),
@@ -360,6 +376,12 @@ fn check(store: &Store, requests: &[SearchRequest], context: &str) {
                 plan::histogram(Index::Stored(&reader), &req.filters, field, 4).expect("histogram");
             let b = loaded.histogram(&req.filters, field, 4);
             assert_eq!(a, b, "{context}: histogram of {field:?} for {req:?}");
+            let a = plan::histogram(Index::Kept(&reader, kept), &req.filters, field, 4)
+                .expect("histogram");
+            assert_eq!(
+                a, b,
+                "{context}: histogram of {field:?} over the kept corpus"
+            );
         }
     }
 }
@@ -375,7 +397,8 @@ proptest! {
     ) {
         let memories: Vec<Memory> = seeds.iter().enumerate().map(|(i, s)| memory(i, s)).collect();
         let (_dir, store) = store_with(&memories);
-        check(&store, &requests, "as imported");
+        let kept = KeptCorpus::default();
+        check(&store, &requests, "as imported", &kept);
         let mut history = UndoStack::default();
         for (n, batch) in steps.iter().enumerate() {
             for step in batch {
@@ -384,7 +407,7 @@ proptest! {
             if n % 2 == 1 {
                 let _ = history.undo(&store);
             }
-            check(&store, &requests, &format!("after batch {n} {batch:?}"));
+            check(&store, &requests, &format!("after batch {n} {batch:?}"), &kept);
         }
     }
 }
@@ -446,7 +469,7 @@ fn columns_over_many_chunks_agree() {
             }
         }
     }
-    check(&store, &requests, "2,600 memories");
+    check(&store, &requests, "2,600 memories", &KeptCorpus::default());
 }
 
 /// created_at years apart and nanoseconds apart at once: the persisted time order sorts
@@ -509,5 +532,10 @@ fn memories_created_nanoseconds_apart_keep_their_time_order_across_years() {
             })
         })
         .collect();
-    check(&store, &requests, "clusters of close times");
+    check(
+        &store,
+        &requests,
+        "clusters of close times",
+        &KeptCorpus::default(),
+    );
 }

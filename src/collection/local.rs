@@ -10,7 +10,9 @@ use crate::review::request as review;
 use crate::review::{LiveReview, ReviewOptions, ReviewPage, ReviewRequest};
 use crate::search::plan::{self, Index};
 use crate::search::random;
-use crate::search::{Filters, Histogram, NumericField, SearchRequest, SearchResponse, Searcher};
+use crate::search::{
+    Filters, Histogram, KeptCorpus, NumericField, SearchRequest, SearchResponse, Searcher,
+};
 use crate::store::{Since, Store, StoreReader};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -42,6 +44,8 @@ pub struct LocalCollection {
     loaded_now: Condvar,
     /// Requests answered from the persisted index, which the load steps aside for.
     gate: Gate,
+    /// What those requests read, kept for the next one until the load ends.
+    kept: KeptCorpus,
 }
 
 impl LocalCollection {
@@ -72,6 +76,7 @@ impl LocalCollection {
             loading: Mutex::new(0),
             loaded_now: Condvar::new(),
             gate: Gate::default(),
+            kept: KeptCorpus::default(),
         }
     }
 
@@ -137,6 +142,7 @@ impl LocalCollection {
         let searcher = Arc::new(searcher);
         *self.loaded.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(&searcher));
         self.held.store(held, Ordering::Relaxed);
+        self.kept.clear();
         searcher
     }
 
@@ -200,7 +206,14 @@ impl LocalCollection {
         let _answering = self.gate.answering();
         match &self.backing {
             Backing::Snapshot(reader) => f(Index::Stored(reader)),
-            Backing::Store(store) => f(Index::Stored(&store.read()?)),
+            Backing::Store(store) => {
+                let answer = f(Index::Kept(&store.read()?, &self.kept));
+                if self.is_loaded() {
+                    // the load ended meanwhile: nothing will read the kept corpus again
+                    self.kept.clear();
+                }
+                answer
+            }
         }
     }
 

@@ -47,6 +47,7 @@ mod fixed;
 pub mod fuzzy;
 mod histogram;
 mod incremental;
+mod kept;
 pub mod listing;
 pub mod literal;
 mod literal_postings;
@@ -67,6 +68,7 @@ mod stored_text;
 pub use filter::SESSION_RECAP;
 pub use filter_parse::FilterError;
 pub use histogram::{Histogram, bin_of, nominal_range};
+pub use kept::KeptCorpus;
 pub use listing::Listing;
 pub use progressive::Progress;
 pub use request::{

@@ -11,11 +11,15 @@
 //!   or damaged), the store is loaded for the request instead: the answer is the
 //!   same, only slower.
 //!
-//! Both run the same filter, engine, order and page code (`Searcher::answer_on`), so
+//! - [`Index::Kept`]: a snapshot, with the corpus the last such request read kept for
+//!   the next ([`KeptCorpus`]): only the columns a request adds are read.
+//!
+//! All run the same filter, engine, order and page code (`Searcher::answer_on`), so
 //! they agree by construction; `tests/search_plan.rs` holds them to each other.
 
 use crate::search::Filters;
 use crate::search::histogram::Histogram;
+use crate::search::kept::KeptCorpus;
 use crate::search::request::{NumericField, SearchRequest, SearchResponse};
 use crate::search::searcher::Searcher;
 use crate::search::stored::{self, Needs};
@@ -28,16 +32,57 @@ pub enum Index<'a> {
     Loaded(&'a Searcher),
     /// The persisted index of a snapshot.
     Stored(&'a StoreReader),
+    /// The persisted index of a snapshot, with what earlier requests on the same change
+    /// of the store read from it.
+    Kept(&'a StoreReader, &'a KeptCorpus),
+}
+
+/// The two ways an [`Index`] answers.
+enum Source<'a> {
+    /// The in-memory searcher.
+    Memory(&'a Searcher),
+    /// The persisted index of a snapshot, and what is kept of it between requests.
+    Persisted(&'a StoreReader, Option<&'a KeptCorpus>),
+}
+
+impl<'a> Index<'a> {
+    fn source(self) -> Source<'a> {
+        match self {
+            Index::Loaded(searcher) => Source::Memory(searcher),
+            Index::Stored(reader) => Source::Persisted(reader, None),
+            Index::Kept(reader, kept) => Source::Persisted(reader, Some(kept)),
+        }
+    }
+}
+
+/// Runs `f` on a searcher over a corpus of `reader` holding what `needs` asks for, kept
+/// in `kept` when there is one; `None` when the persisted index cannot answer.
+fn on_stored<T>(
+    reader: &StoreReader,
+    kept: Option<&KeptCorpus>,
+    needs: &Needs,
+    f: impl FnOnce(&Searcher) -> T,
+) -> StoreResult<Option<T>> {
+    let run = |corpus| {
+        let searcher = Searcher::with(corpus, None, reader.path());
+        let answer = f(&searcher);
+        (answer, searcher.into_corpus())
+    };
+    match kept {
+        Some(kept) => kept.with(reader, needs, run),
+        None => Ok(stored::load(reader, needs)?.map(|c| run(c).0)),
+    }
 }
 
 /// Answers `req` exactly (SPEC §3) from `index`.
 pub fn answer(index: Index<'_>, req: &SearchRequest) -> StoreResult<SearchResponse> {
-    match index {
-        Index::Loaded(searcher) => Ok(searcher.search(req)),
-        Index::Stored(reader) => match from_stored(reader, req)? {
-            Some(resp) => Ok(resp),
-            None => Ok(Searcher::load(reader)?.search(req)),
-        },
+    let (reader, kept) = match index.source() {
+        Source::Memory(searcher) => return Ok(searcher.search(req)),
+        Source::Persisted(reader, kept) => (reader, kept),
+    };
+    match answer_stored(reader, kept, req)? {
+        Some(resp) => Ok(resp),
+        None => Ok(Searcher::load(reader)?.search(req)),
     }
 }
 
@@ -45,6 +90,15 @@ pub fn answer(index: Index<'_>, req: &SearchRequest) -> StoreResult<SearchRespon
 /// cannot answer (not current, or a stored value is damaged).
 pub fn from_stored(
     reader: &StoreReader,
+    req: &SearchRequest,
+) -> StoreResult<Option<SearchResponse>> {
+    answer_stored(reader, None, req)
+}
+
+/// [`from_stored`], reading the corpus into `kept` when there is one.
+fn answer_stored(
+    reader: &StoreReader,
+    kept: Option<&KeptCorpus>,
     req: &SearchRequest,
 ) -> StoreResult<Option<SearchResponse>> {
     if let Some(answer) = bm25_among_postings(reader, req)? {
@@ -57,11 +111,10 @@ pub fn from_stored(
     needs.filters(&req.filters);
     needs.mode(Searcher::effective_mode(req));
     needs.engine(req);
-    let Some(corpus) = stored::load(reader, &needs)? else {
-        return Ok(None);
-    };
-    let searcher = Searcher::with(corpus, None, reader.path());
-    Ok(searcher.answer_on(Some(reader), req))
+    Ok(on_stored(reader, kept, &needs, |searcher| {
+        searcher.answer_on(Some(reader), req)
+    })?
+    .flatten())
 }
 
 /// A BM25 query under the default filters, in any mode and order: its postings name
@@ -161,28 +214,27 @@ pub fn matching(index: Index<'_>, req: &SearchRequest) -> StoreResult<Vec<u32>> 
             "a stored haystack cannot be read; run `memlens check --repair`",
         )
     };
-    match index {
-        Index::Loaded(searcher) => searcher
-            .matching_docs(searcher.snapshot(), req)
-            .ok_or_else(|| damaged(searcher.store_path())),
-        Index::Stored(reader) => {
-            let mut needs = Needs::default();
-            needs.filters(&req.filters);
-            needs.mode(crate::search::BrowseMode::Time);
-            needs.engine(req);
-            let docs = match stored::load(reader, &needs)? {
-                Some(corpus) => {
-                    Searcher::with(corpus, None, reader.path()).matching_docs(Some(reader), req)
-                }
-                None => None,
-            };
-            match docs {
-                Some(docs) => Ok(docs),
-                None => Searcher::load(reader)?
-                    .matching_docs(Some(reader), req)
-                    .ok_or_else(|| damaged(reader.path())),
-            }
+    let (reader, kept) = match index.source() {
+        Source::Memory(searcher) => {
+            return searcher
+                .matching_docs(searcher.snapshot(), req)
+                .ok_or_else(|| damaged(searcher.store_path()));
         }
+        Source::Persisted(reader, kept) => (reader, kept),
+    };
+    let mut needs = Needs::default();
+    needs.filters(&req.filters);
+    needs.mode(crate::search::BrowseMode::Time);
+    needs.engine(req);
+    let docs = on_stored(reader, kept, &needs, |searcher| {
+        searcher.matching_docs(Some(reader), req)
+    })?
+    .flatten();
+    match docs {
+        Some(docs) => Ok(docs),
+        None => Searcher::load(reader)?
+            .matching_docs(Some(reader), req)
+            .ok_or_else(|| damaged(reader.path())),
     }
 }
 
@@ -194,33 +246,29 @@ pub fn histogram(
     field: NumericField,
     bins: usize,
 ) -> StoreResult<Histogram> {
-    match index {
-        Index::Loaded(searcher) => Ok(searcher.histogram(filters, field, bins)),
-        Index::Stored(reader) => {
-            let mut needs = Needs::default();
-            needs.filters(filters);
-            needs.numeric(field);
-            match stored::load(reader, &needs)? {
-                Some(corpus) => {
-                    Ok(Searcher::with(corpus, None, reader.path()).histogram(filters, field, bins))
-                }
-                None => Ok(Searcher::load(reader)?.histogram(filters, field, bins)),
-            }
-        }
+    let (reader, kept) = match index.source() {
+        Source::Memory(searcher) => return Ok(searcher.histogram(filters, field, bins)),
+        Source::Persisted(reader, kept) => (reader, kept),
+    };
+    let mut needs = Needs::default();
+    needs.filters(filters);
+    needs.numeric(field);
+    match on_stored(reader, kept, &needs, |s| s.histogram(filters, field, bins))? {
+        Some(histogram) => Ok(histogram),
+        None => Ok(Searcher::load(reader)?.histogram(filters, field, bins)),
     }
 }
 
 /// The distinct types, tags and modules (each sorted): the filter panel's choices.
 pub fn facet_names(index: Index<'_>) -> StoreResult<[Vec<String>; 3]> {
-    match index {
-        Index::Loaded(searcher) => Ok(searcher.facet_names()),
-        Index::Stored(reader) => {
-            let mut needs = Needs::default();
-            needs.facets();
-            match stored::load(reader, &needs)? {
-                Some(corpus) => Ok(Searcher::with(corpus, None, reader.path()).facet_names()),
-                None => Ok(Searcher::load(reader)?.facet_names()),
-            }
-        }
+    let (reader, kept) = match index.source() {
+        Source::Memory(searcher) => return Ok(searcher.facet_names()),
+        Source::Persisted(reader, kept) => (reader, kept),
+    };
+    let mut needs = Needs::default();
+    needs.facets();
+    match on_stored(reader, kept, &needs, Searcher::facet_names)? {
+        Some(names) => Ok(names),
+        None => Ok(Searcher::load(reader)?.facet_names()),
     }
 }

@@ -258,6 +258,11 @@ impl Searcher {
         }
     }
 
+    /// The corpus the searcher was made with ([`Searcher::with`]), given back.
+    pub(crate) fn into_corpus(self) -> Corpus {
+        self.corpus
+    }
+
     /// Builds what is otherwise built on first need: the BM25 inverted index, the
     /// composite columns, and the order of every tab (4 bytes a memory each): time,
     /// density, rating (also Discovery's) and total significance (the Property tab's

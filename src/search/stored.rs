@@ -236,12 +236,24 @@ fn load_among(
             }
         }
     }
-    let docs = std::mem::take(&mut c.docs);
     let mut fields: Vec<Field> = vec![Field::Type, Field::Status];
     fields.extend(needs.fields.iter().copied());
+    if !read_fields(reader, &mut c, fields)? {
+        return Ok(None);
+    }
+    if needs.time_ranks {
+        c.time_rank = time_ranks(reader, &c)?;
+    }
+    Ok(Some(c))
+}
+
+/// Reads the columns of `fields` for every document of `c` into it, on both cores
+/// (every other field each) from [`PARALLEL_FIELDS`] memories on; false when a stored
+/// chunk does not agree with the facts (the caller loads the store instead).
+fn read_fields(reader: &StoreReader, c: &mut Corpus, mut fields: Vec<Field>) -> StoreResult<bool> {
     fields.sort_by_key(|f| f.name());
     fields.dedup();
-    // the fields are read on both cores, every other one each, then moved in
+    let docs = std::mem::take(&mut c.docs);
     let even: Vec<Field> = fields.iter().copied().step_by(2).collect();
     let odd: Vec<Field> = fields.iter().copied().skip(1).step_by(2).collect();
     let read = |group: &[Field]| -> StoreResult<(Corpus, bool)> {
@@ -258,21 +270,47 @@ fn load_among(
     };
     let apart = fields.len() > 1 && docs.len() >= PARALLEL_FIELDS;
     let (first, second) = crate::commit::both(apart, || read(&odd), || read(&even));
+    c.docs = docs;
     let ((mut first, first_whole), (mut second, second_whole)) = (first?, second?);
     if !(first_whole && second_whole) {
-        return Ok(None);
+        return Ok(false);
     }
     for &field in &odd {
-        take_field(&mut c, &mut first, field);
+        take_field(c, &mut first, field);
     }
     for &field in &even {
-        take_field(&mut c, &mut second, field);
+        take_field(c, &mut second, field);
     }
-    c.docs = docs;
-    if needs.time_ranks {
-        c.time_rank = time_ranks(reader, &c)?;
+    Ok(true)
+}
+
+/// Adds to a corpus read for [`Needs`] `read` what `more` needs beside it (the fields
+/// not read yet, the time ranks); false as [`read_fields`]. The corpus then answers
+/// every request either needs, exactly as one read for it alone.
+pub(crate) fn extend(
+    reader: &StoreReader,
+    c: &mut Corpus,
+    read: &mut Needs,
+    more: &Needs,
+) -> StoreResult<bool> {
+    // the types and statuses are in every corpus read
+    let missing: Vec<Field> = more
+        .fields
+        .iter()
+        .filter(|f| !read.fields.contains(f) && !matches!(f, Field::Type | Field::Status))
+        .copied()
+        .collect();
+    if !missing.is_empty() {
+        if !read_fields(reader, c, missing.clone())? {
+            return Ok(false);
+        }
+        read.fields.extend(missing);
     }
-    Ok(Some(c))
+    if more.time_ranks && !read.time_ranks {
+        c.time_rank = time_ranks(reader, c)?;
+        read.time_ranks = true;
+    }
+    Ok(true)
 }
 
 /// The facts of every document into `c`; from [`PARALLEL_FACT_CHUNKS`] chunks on, the
