@@ -64,12 +64,11 @@ pub const REQUEST_CACHE_BYTES: usize = 512 << 10;
 
 /// The page cache of a store opened to browse, search and curate: enough for the pages
 /// a write touches, small enough that reading every search record once (as the browser
-/// does when it opens) does not keep them all in memory. As [`REQUEST_CACHE_BYTES`],
-/// the chunks a request or the load reads are read once: at 1M memories, with the
-/// browser's load running, a tab switch answered in 72-95 ms against 83-104 ms with
-/// 8 MiB (in process, requests bench), and a durable curation write at 100k still
-/// 1.6 / 2.5 ms p50 / p99.
-pub const BROWSE_CACHE_BYTES: usize = 512 << 10;
+/// does when it opens) does not keep them all in memory. Unlike a read-only request's
+/// ([`REQUEST_CACHE_BYTES`]), a write needs the branch pages of every table it changes:
+/// at 1M memories, a durable curation write took 3.3 ms p99 with 8 MiB and 6.9 ms with
+/// 512 KiB (benches/curate.rs, one run each).
+pub const BROWSE_CACHE_BYTES: usize = 8 << 20;
 
 /// The page cache of a store opened for a bulk import. redb keeps a transaction's
 /// written pages in memory up to half of it and writes the older ones to the file
