@@ -3,10 +3,11 @@
 # The time from a key pressed while the browser's in-memory index is still loading to
 # the screen showing its answer: the browser opens on STORE in tmux (160x40); once its
 # first screen is up (the status line says it is loading), one key is sent — a tab
-# switch (3 Density, 4 Rating, 5 Discovery), an engine change with a query typed, or a
-# filter step — and the screen is read until the status line shows the new answer's
-# match count or time. Each key gets a fresh browser, RUNS times (default 5), and
-# the answer counts only if the status line still says "loading" when it appears.
+# switch (3 Density, 4 Rating, 5 Discovery), a filter step (the weight slider's lower
+# bound, in the open filter panel), or an engine change with a query typed — and the
+# screen is read until the status line shows the new answer's match count or time.
+# Each key gets a fresh browser, RUNS times (default 5), and the answer counts only if
+# the status line still says "loading" when it appears.
 # Prints median and max in ms per key. Needs tmux.
 import os, re, statistics, subprocess, sys, time
 
@@ -81,6 +82,15 @@ def typed(word):
     return prepare
 
 
+def weight_slider(before):
+    # the filter panel open with the weight slider chosen (the panel's histograms
+    # asked for as it opens), the load still going
+    send("f")
+    tmux_screen.wait_for(SESSION, lambda t: "Filters" in t, 30)
+    send(*(["j"] * 8))
+    tmux_screen.wait_for(SESSION, lambda t: "▸weight" in t and "loading" in status(t), 30)
+
+
 def status_changed(b, n):
     return status(n) != status(b)
 
@@ -91,6 +101,7 @@ cases = [
     ("tab switch → Density", nothing, "3", tab("Density")),
     ("tab switch → Rating", nothing, "4", tab("Rating")),
     ("tab switch → Discovery", nothing, "5", tab("Discovery")),
+    ("filter step → weight ≥ 0.05", weight_slider, "l", status_changed),
     ("engine change → bm25 (water)", typed("water"), "C-t", status_changed),
 ]
 for name, prepare, key, changed in cases:
