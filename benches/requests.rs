@@ -85,18 +85,22 @@ fn measure(commands: &[(String, Vec<String>)], runs: usize) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// Writes the fuzzy haystack of every memory the default filters keep (not deleted, not
-/// a session recap), one a line, in the time order (created_at descending, then id):
-/// the input of fzf, the fuzzy rows' second peer. The corpus is generated again (it is
-/// the same for the same size).
-fn write_fuzzy_lines(path: &Path, n: usize) {
-    let mut kept: Vec<_> = generate(CorpusSpec {
+/// The corpus both stores hold: `n` memories, the same for the same `n`.
+fn corpus_of(n: usize) -> CorpusSpec {
+    CorpusSpec {
         seed: 2026,
         size: n,
         body_bytes_target: 200,
-    })
-    .filter(|m| m.deleted_at.is_none() && m.memory_type != "session_recap")
-    .collect();
+    }
+}
+
+/// Writes the fuzzy haystack of every memory the default filters keep (not deleted, not
+/// a session recap), one a line, in the time order (created_at descending, then id):
+/// the input of fzf, the fuzzy rows' second peer.
+fn write_fuzzy_lines(path: &Path, n: usize) {
+    let mut kept: Vec<_> = generate(corpus_of(n))
+        .filter(|m| m.deleted_at.is_none() && m.memory_type != "session_recap")
+        .collect();
     kept.sort_by(|a, b| {
         b.created_at
             .cmp(&a.created_at)
@@ -115,12 +119,7 @@ fn write_fuzzy_lines(path: &Path, n: usize) {
 fn write_corpus(dir: &Path, n: usize) -> String {
     let mut jsonl = BufWriter::new(std::fs::File::create(dir.join("m.jsonl")).expect("jsonl"));
     let mut sql = BufWriter::new(std::fs::File::create(dir.join("m.sql")).expect("sql"));
-    let memories: Vec<_> = generate(CorpusSpec {
-        seed: 2026,
-        size: n,
-        body_bytes_target: 200,
-    })
-    .collect();
+    let memories: Vec<_> = generate(corpus_of(n)).collect();
     // relationship_count: distinct other stored memories linked either way
     let doc_of: HashMap<&str, usize> = memories
         .iter()

@@ -12,7 +12,7 @@
 use crate::search::corpus::Corpus;
 use crate::search::stored::{self, Needs};
 use crate::store::{StoreReader, StoreResult};
-use std::sync::{Mutex, PoisonError, TryLockError};
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
 /// What one collection keeps: at most one corpus, of one change of the store.
 #[derive(Default)]
@@ -33,46 +33,51 @@ impl KeptCorpus {
         *self.kept.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 
-    /// Runs `f` on a corpus of `reader` holding what `needs` asks for: the kept one,
-    /// extended, when it was read at the reader's change, else one read now, which is
-    /// then kept. `f` hands the corpus back with its answer. `None` when the persisted
-    /// index cannot answer (as [`stored::load`]). A request that finds the corpus in use
-    /// by another reads one of its own and keeps nothing.
-    pub(crate) fn with<T>(
-        &self,
-        reader: &StoreReader,
-        needs: &Needs,
-        f: impl FnOnce(Corpus) -> (T, Corpus),
-    ) -> StoreResult<Option<T>> {
-        let mut slot = match self.kept.try_lock() {
-            Ok(slot) => slot,
-            // a request that panicked left what it held half made
+    /// The kept corpus, unless another request is using it; what a request that
+    /// panicked left half made is let go.
+    fn free(&self) -> Option<MutexGuard<'_, Option<Kept>>> {
+        match self.kept.try_lock() {
+            Ok(slot) => Some(slot),
             Err(TryLockError::Poisoned(held)) => {
                 let mut slot = held.into_inner();
                 *slot = None;
-                slot
+                Some(slot)
             }
-            Err(TryLockError::WouldBlock) => {
-                return Ok(stored::load(reader, needs)?.map(|c| f(c).0));
-            }
-        };
-        let change = reader.change_number()?;
-        let kept = match slot.take() {
-            Some(mut k) if k.change == change => {
-                stored::extend(reader, &mut k.corpus, &mut k.read, needs)?.then_some(k)
-            }
-            _ => stored::load(reader, needs)?.map(|corpus| Kept {
-                change,
-                read: needs.clone(),
-                corpus,
-            }),
-        };
-        let Some(mut k) = kept else {
-            return Ok(None);
-        };
-        let (answer, corpus) = f(k.corpus);
-        k.corpus = corpus;
-        *slot = Some(k);
-        Ok(Some(answer))
+            Err(TryLockError::WouldBlock) => None,
+        }
     }
+}
+
+/// Runs `f` on a corpus of `reader` holding what `needs` asks for: the one `kept` holds,
+/// extended, when it was read at the reader's change, else one read now, which `kept`
+/// then holds. `f` hands the corpus back with its answer. `None` when the persisted
+/// index cannot answer (as [`stored::load`]). Without `kept`, or when another request is
+/// using its corpus, the corpus is read for this request alone.
+pub(crate) fn with_corpus<T>(
+    kept: Option<&KeptCorpus>,
+    reader: &StoreReader,
+    needs: &Needs,
+    f: impl FnOnce(Corpus) -> (T, Corpus),
+) -> StoreResult<Option<T>> {
+    let Some(mut slot) = kept.and_then(KeptCorpus::free) else {
+        return Ok(stored::load(reader, needs)?.map(|c| f(c).0));
+    };
+    let change = reader.change_number()?;
+    let kept = match slot.take() {
+        Some(mut k) if k.change == change => {
+            stored::extend(reader, &mut k.corpus, &mut k.read, needs)?.then_some(k)
+        }
+        _ => stored::load(reader, needs)?.map(|corpus| Kept {
+            change,
+            read: needs.clone(),
+            corpus,
+        }),
+    };
+    let Some(mut k) = kept else {
+        return Ok(None);
+    };
+    let (answer, corpus) = f(k.corpus);
+    k.corpus = corpus;
+    *slot = Some(k);
+    Ok(Some(answer))
 }

@@ -514,30 +514,36 @@ pub(crate) fn interleave(
     out
 }
 
-/// The slots of `created` in the time order (created_at descending), radix-sorted on the
-/// top 32 bits of the span first (half the passes over half the bytes of sorting the
-/// whole key), then each run of equal tops by the whole key; `ties` puts each run of
-/// memories created at the very same instant in its final order (by id). A store that
-/// grew by adding holds its memories in the order they were created: then the time order
-/// is the slots' own reversed, found in one pass, and only its ties are sorted.
+/// The slots of `created` in the time order (created_at descending); `ties` puts each
+/// run of memories created at the very same instant in its final order (by id). A store
+/// that grew by adding holds its memories in the order they were created: then the time
+/// order is the slots' own reversed, found in one pass; otherwise they are sorted
+/// ([`sorted_by_time`]).
 pub(crate) fn by_time<E>(
     created: &Fixed<i64>,
     mut ties: impl FnMut(&mut [u32]) -> Result<(), E>,
 ) -> Result<Vec<u32>, E> {
-    let n = created.len();
-    if created
+    let in_creation_order = created
         .iter()
         .zip(created.iter().skip(1))
-        .all(|(a, b)| a <= b)
-    {
-        let mut order: Vec<u32> = (0..n as u32).rev().collect();
-        for run in order.chunk_by_mut(|&a, &b| created[a as usize] == created[b as usize]) {
-            if run.len() > 1 {
-                ties(run)?;
-            }
+        .all(|(a, b)| a <= b);
+    let mut order: Vec<u32> = if in_creation_order {
+        (0..created.len() as u32).rev().collect()
+    } else {
+        sorted_by_time(created)
+    };
+    for run in order.chunk_by_mut(|&a, &b| created[a as usize] == created[b as usize]) {
+        if run.len() > 1 {
+            ties(run)?;
         }
-        return Ok(order);
     }
+    Ok(order)
+}
+
+/// The slots of `created` by created_at descending (ties in no given order),
+/// radix-sorted on the top 32 bits of the span first (half the passes over half the
+/// bytes of sorting the whole key), then each run of equal tops by the whole key.
+fn sorted_by_time(created: &Fixed<i64>) -> Vec<u32> {
     // ascending: created_at descending
     let key = |at: i64| !((at as u64) ^ (1 << 63));
     let full = |slot: u32| key(created[slot as usize]);
@@ -546,7 +552,7 @@ pub(crate) fn by_time<E>(
         .map(|&at| key(at))
         .fold((u64::MAX, 0), |(lo, hi), k| (lo.min(k), hi.max(k)));
     let shift = (64 - hi.saturating_sub(lo).leading_zeros()).saturating_sub(32);
-    let mut keyed: Vec<(u32, u32)> = Vec::with_capacity(n);
+    let mut keyed: Vec<(u32, u32)> = Vec::with_capacity(created.len());
     keyed.extend(
         created
             .iter()
@@ -559,13 +565,7 @@ pub(crate) fn by_time<E>(
             run.sort_unstable_by_key(|&(_, slot)| full(slot));
         }
     }
-    let mut order: Vec<u32> = keyed.into_iter().map(|(_, slot)| slot).collect();
-    for run in order.chunk_by_mut(|&a, &b| full(a) == full(b)) {
-        if run.len() > 1 {
-            ties(run)?;
-        }
-    }
-    Ok(order)
+    keyed.into_iter().map(|(_, slot)| slot).collect()
 }
 
 /// Each slot's position in `order`.

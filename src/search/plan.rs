@@ -19,7 +19,7 @@
 
 use crate::search::Filters;
 use crate::search::histogram::Histogram;
-use crate::search::kept::KeptCorpus;
+use crate::search::kept::{KeptCorpus, with_corpus};
 use crate::search::request::{NumericField, SearchRequest, SearchResponse};
 use crate::search::searcher::Searcher;
 use crate::search::stored::{self, Needs};
@@ -68,10 +68,7 @@ fn on_stored<T>(
         let answer = f(&searcher);
         (answer, searcher.into_corpus())
     };
-    match kept {
-        Some(kept) => kept.with(reader, needs, run),
-        None => Ok(stored::load(reader, needs)?.map(|c| run(c).0)),
-    }
+    with_corpus(kept, reader, needs, run)
 }
 
 /// Answers `req` exactly (SPEC §3) from `index`.

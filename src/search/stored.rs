@@ -236,7 +236,7 @@ fn load_among(
             }
         }
     }
-    let mut fields: Vec<Field> = vec![Field::Type, Field::Status];
+    let mut fields: Vec<Field> = IN_EVERY_CORPUS.to_vec();
     fields.extend(needs.fields.iter().copied());
     if !read_fields(reader, &mut c, fields)? {
         return Ok(None);
@@ -246,6 +246,10 @@ fn load_among(
     }
     Ok(Some(c))
 }
+
+/// The fields every corpus read holds beside what its request needs: every filter
+/// reads the types and statuses.
+const IN_EVERY_CORPUS: [Field; 2] = [Field::Type, Field::Status];
 
 /// Reads the columns of `fields` for every document of `c` into it, on both cores
 /// (every other field each) from [`PARALLEL_FIELDS`] memories on; false when a stored
@@ -293,11 +297,10 @@ pub(crate) fn extend(
     read: &mut Needs,
     more: &Needs,
 ) -> StoreResult<bool> {
-    // the types and statuses are in every corpus read
     let missing: Vec<Field> = more
         .fields
         .iter()
-        .filter(|f| !read.fields.contains(f) && !matches!(f, Field::Type | Field::Status))
+        .filter(|f| !read.fields.contains(f) && !IN_EVERY_CORPUS.contains(f))
         .copied()
         .collect();
     if !missing.is_empty() {
