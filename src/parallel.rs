@@ -16,24 +16,81 @@ pub(crate) fn in_parts<T: Send>(
     n: usize,
     part: impl Fn(std::ops::Range<usize>) -> Vec<T> + Sync,
 ) -> Vec<T> {
+    cut(n, 1, part)
+}
+
+/// Like [`in_parts`], for work whose cost varies along `0..n` (a text scan: some
+/// memories match and are scored, most are not): cut into [`PIECES_PER_THREAD`]
+/// contiguous pieces per core, each thread taking the next piece left, so that no core
+/// waits long for another to finish its half. Results concatenated in order.
+pub(crate) fn in_pieces<T: Send>(
+    n: usize,
+    part: impl Fn(std::ops::Range<usize>) -> Vec<T> + Sync,
+) -> Vec<T> {
+    cut(n, PIECES_PER_THREAD, part)
+}
+
+/// `part` over `0..n` cut into `per_thread` contiguous pieces per core, the threads
+/// (this one among them) each taking the next piece left; the results in order.
+fn cut<T: Send>(
+    n: usize,
+    per_thread: usize,
+    part: impl Fn(std::ops::Range<usize>) -> Vec<T> + Sync,
+) -> Vec<T> {
     let threads = threads();
     if threads < 2 || n < PARALLEL_FROM {
         return part(0..n);
     }
-    let size = n.div_ceil(threads);
-    let part = &part;
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = (0..n)
-            .step_by(size)
-            .map(|lo| scope.spawn(move || part(lo..(lo + size).min(n))))
-            .collect();
-        let mut out = Vec::new();
-        for p in parts {
-            out.extend(
-                p.join()
+    let size = n.div_ceil(threads * per_thread);
+    let pieces = n.div_ceil(size);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if i >= pieces {
+                return done;
+            }
+            let lo = i * size;
+            done.push((i, part(lo..(lo + size).min(n))));
+        }
+    };
+    let mut done: Vec<(usize, Vec<T>)> = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut done = work();
+        for h in helpers {
+            done.extend(
+                h.join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             );
         }
-        out
-    })
+        done
+    });
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().flat_map(|(_, results)| results).collect()
+}
+
+/// How many pieces per core [`in_pieces`] cuts its work into.
+const PIECES_PER_THREAD: usize = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_cover_every_index_once_in_order() {
+        for n in [
+            0,
+            1,
+            5,
+            PARALLEL_FROM - 1,
+            PARALLEL_FROM,
+            PARALLEL_FROM * 3 + 7,
+        ] {
+            let seen = in_pieces(n, |range| range.collect());
+            assert_eq!(seen, (0..n).collect::<Vec<_>>(), "n = {n}");
+            let seen = in_parts(n, |range| range.collect());
+            assert_eq!(seen, (0..n).collect::<Vec<_>>(), "n = {n}");
+        }
+    }
 }

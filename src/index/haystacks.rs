@@ -138,6 +138,21 @@ impl<'a> Chunk<'a> {
         self.bytes.get(header + from..header + to).unwrap_or(&[])
     }
 
+    /// The haystacks of every slot, one after another: slot `s`'s runs from
+    /// [`start_of`](Self::start_of)`(s)` to `start_of(s + 1)`.
+    pub fn text(&self) -> &'a [u8] {
+        let header = header_bytes(self.slots);
+        self.bytes
+            .get(header..header + self.start(self.slots))
+            .unwrap_or(&[])
+    }
+
+    /// Where slot `slot`'s haystack begins in [`text`](Self::text) (for the slot past
+    /// the last, where the last ends).
+    pub fn start_of(&self, slot: usize) -> usize {
+        self.start(slot.min(self.slots))
+    }
+
     /// The haystacks of the slots `slots`, their text checked as UTF-8 in one pass;
     /// `None` when some is not UTF-8 or a slot is past the end.
     pub fn strs(&self, slots: std::ops::Range<usize>) -> Option<Vec<&'a str>> {

@@ -9,7 +9,7 @@
 //! only the page's memories, after it is cut.
 
 use crate::search::corpus::Corpus;
-use crate::search::engine::{Match, in_parts};
+use crate::search::engine::Match;
 use crate::search::order::Placed;
 use crate::search::request::{BrowseMode, Order, SearchRequest};
 use crate::search::skim::{FuzzyPattern, Scored};
@@ -196,7 +196,7 @@ fn least_beating(bar: u64, rank: u32) -> i64 {
 /// asks. `floor` carries the best keys between calls over parts of one search.
 pub(crate) fn run(c: &Corpus, set: &[u32], query: &str, ranking: Ranking, floor: &Floor) -> Found {
     let pattern = FuzzyPattern::new(query);
-    let parts = in_parts(set.len(), |range| {
+    let parts = crate::parallel::in_pieces(set.len(), |range| {
         vec![best_of(c, &pattern, &set[range], ranking, floor)]
     });
     Found::of_parts(parts, ranking)
@@ -234,15 +234,66 @@ fn best_of(
 ) -> Part {
     let mut slots = Vec::new();
     let mut best = Best::new(ranking, floor);
+    let (candidates, matching) = match matches_among(c, pattern, part) {
+        Some(matched) if ranking == Ranking::Page => return (matched, Vec::new()),
+        Some(matched) => (std::borrow::Cow::Owned(matched), Matching::Known),
+        None => (std::borrow::Cow::Borrowed(part), Matching::Test),
+    };
     best.scan(
         pattern,
-        part.iter().rev().copied(),
+        candidates.iter().rev().copied(),
+        matching,
         |slot| c.time_rank[slot as usize],
         |slot| c.fuzzy.get(slot as usize),
         &mut slots,
     );
     slots.reverse();
     (slots, best.kept())
+}
+
+/// The slots of `part` (ascending) whose haystack the pattern matches, found in one pass
+/// over the haystacks from its first slot to its last ([`FuzzyPattern::matches_in`]);
+/// `None` when the pattern cannot be matched that way, or when `part` holds too few of
+/// the slots in between for one pass over all of them to pay.
+fn matches_among(c: &Corpus, pattern: &FuzzyPattern, part: &[u32]) -> Option<Vec<u32>> {
+    let (&lo, &last) = (part.first()?, part.last()?);
+    let hi = last as usize + 1;
+    if part.len() * SPARSEST_PASS < hi - lo as usize {
+        return None;
+    }
+    let mut matched = Vec::new();
+    let mut at = 0;
+    for (first, strings, range) in c.fuzzy.parts_in(lo as usize, hi) {
+        let text = strings.buffer.as_bytes();
+        pattern.matches_in(
+            text,
+            range,
+            |i| strings.starts.get(i),
+            |i| {
+                let slot = (first + i) as u32;
+                while at < part.len() && part[at] < slot {
+                    at += 1;
+                }
+                if part.get(at) == Some(&slot) {
+                    matched.push(slot);
+                }
+            },
+        )?;
+    }
+    Some(matched)
+}
+
+/// [`matches_among`] passes over the haystacks of a part's whole span when the part
+/// holds at least one slot in this many of it.
+const SPARSEST_PASS: usize = 4;
+
+/// Whether the memories a [`Best::scan`] is given are yet to be tested.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Matching {
+    /// Some may not match the pattern.
+    Test,
+    /// Every one matches it (found by [`FuzzyPattern::matches_in`]).
+    Known,
 }
 
 /// The best `k` keys of one part of a search, and the floor shared by all parts.
@@ -288,11 +339,13 @@ impl<'a> Best<'a> {
     /// them. `rank` gives a memory's time rank (not asked when `k` is 0), `hay` its
     /// fuzzy haystack. Until a floor is known, first the memories that hold the
     /// pattern as one run, the likely best; then the others, against the floor those
-    /// set.
+    /// set. With [`Matching::Known`], every memory of `slots` is one the pattern
+    /// matches.
     pub(crate) fn scan<'h>(
         &mut self,
         pattern: &FuzzyPattern,
         slots: impl Iterator<Item = u32>,
+        matching: Matching,
         rank: impl Fn(u32) -> u32,
         hay: impl Fn(u32) -> &'h str,
         found: &mut Vec<u32>,
@@ -306,10 +359,10 @@ impl<'a> Best<'a> {
                 pattern.score_upto(hay(slot), most_under(!self.floor.get(), rank))
             } else {
                 let least = self.least(rank);
-                if least == i64::MIN {
-                    pattern.score_runs_from(hay(slot), least)
-                } else {
-                    pattern.score_from(hay(slot), least)
+                match (least, matching) {
+                    (i64::MIN, _) => pattern.score_runs_from(hay(slot), least),
+                    (_, Matching::Known) => pattern.score_match_from(hay(slot), least),
+                    (_, Matching::Test) => pattern.score_from(hay(slot), least),
                 }
             };
             match scored {
@@ -321,7 +374,8 @@ impl<'a> Best<'a> {
             found.push(slot);
         }
         for (slot, rank) in later {
-            if let Scored::Score(score) = pattern.score_from(hay(slot), self.least(rank)) {
+            // each of them matched
+            if let Scored::Score(score) = pattern.score_match_from(hay(slot), self.least(rank)) {
                 self.offer(score, rank, slot);
             }
         }

@@ -8,7 +8,7 @@ use crate::index::haystacks::{self, FUZZY_TEXT, LITERAL_TEXT};
 use crate::index::sealed::Sealed;
 use crate::search::corpus::Corpus;
 use crate::search::engine;
-use crate::search::fuzzy::{self, Best, Floor, Ranking};
+use crate::search::fuzzy::{self, Best, Floor, Matching, Ranking};
 use crate::search::literal;
 use crate::search::order::Placed;
 use crate::search::skim::FuzzyPattern;
@@ -129,9 +129,10 @@ pub(crate) fn fuzzy(
     let pattern = FuzzyPattern::new(query);
     let floor = Floor::default();
     let incomplete = AtomicBool::new(false);
-    let parts = engine::in_parts(docs.len(), |part| {
+    let parts = crate::parallel::in_pieces(docs.len(), |part| {
         let mut found = Vec::new();
         let mut best = Best::new(ranking, &floor);
+        let mut matched = Vec::new();
         let whole = each_chunk(reader, FUZZY_TEXT, docs, part, |positions, chunk, c| {
             // the slots from the first document's to the last's, checked as UTF-8 in
             // one pass
@@ -144,8 +145,40 @@ pub(crate) fn fuzzy(
             if positions.clone().any(|pos| hay(pos as u32).is_empty()) {
                 return false;
             }
-            let positions = positions.start as u32..positions.end as u32;
-            best.scan(&pattern, positions, rank, hay, &mut found);
+            // the positions whose haystack holds the pattern, found in one pass over
+            // the chunk's text, are the only ones worth scoring
+            let mut at = positions.start;
+            matched.clear();
+            let one_pass = pattern.matches_in(
+                c.text(),
+                first..last + 1,
+                |s| c.start_of(s),
+                |s| {
+                    let doc = chunk + s as u32;
+                    while at < positions.end && docs[at] < doc {
+                        at += 1;
+                    }
+                    if at < positions.end && docs[at] == doc {
+                        matched.push(at as u32);
+                    }
+                },
+            );
+            match one_pass {
+                // a page in another order than relevance scores only itself, once cut
+                Some(()) if ranking == Ranking::Page => found.extend_from_slice(&matched),
+                Some(()) => best.scan(
+                    &pattern,
+                    matched.iter().copied(),
+                    Matching::Known,
+                    rank,
+                    hay,
+                    &mut found,
+                ),
+                None => {
+                    let positions = positions.start as u32..positions.end as u32;
+                    best.scan(&pattern, positions, Matching::Test, rank, hay, &mut found)
+                }
+            }
             true
         });
         if whole != Some(true) {

@@ -190,6 +190,23 @@ impl FuzzyPattern {
         self.score_above(choice, floor, true)
     }
 
+    /// [`FuzzyPattern::score_from`] of a haystack the pattern is known to match (found
+    /// by [`FuzzyPattern::matches_in`]): a match that cannot reach `floor` from where
+    /// its first character stands is [`Scored::Below`] before its characters are
+    /// looked for, as `score_from` would find once it had looked.
+    pub fn score_match_from(&self, choice: &str, floor: i64) -> Scored {
+        if let (Some(pattern), Some(&first)) = (self.ascii.as_deref(), choice.as_bytes().first())
+            && !pattern.is_empty()
+            && choice.len() <= BOUNDED_LEN
+        {
+            let starts = usize::from(first.matches(pattern[0], self.case_sensitive));
+            if i64::from(self.loosest_score[starts]) < floor && choice.is_ascii() {
+                return Scored::Below;
+            }
+        }
+        self.score_from(choice, floor)
+    }
+
     /// Whether the pattern matches `choice` and, unless its score is certainly above
     /// `ceiling`, that score: the same as [`FuzzyPattern::score`], skipping the full
     /// score of a match whose lower bound (`bound::above`) is above `ceiling`.
@@ -264,6 +281,54 @@ impl FuzzyPattern {
         }
         matrix::occurrences(s, pattern, choice, cs);
         Scored::Score(matrix::fill(s, pattern, choice, cs))
+    }
+
+    /// Calls `hit` with every slot of `slots` whose haystack the pattern matches (is a
+    /// subsequence of), in ascending order, over haystacks stored one after another in
+    /// `text`: slot `i`'s is `text[start(i)..start(i + 1)]`. One pass over the text: the
+    /// pattern's first character is looked for across haystacks, and a haystack is
+    /// left at its first one, where a greedy match either completes or shows there is
+    /// none. The same answer as [`FuzzyPattern::score`]`.is_some()` on each haystack;
+    /// `None` (nothing called) when the pattern is empty or not ASCII, which only the
+    /// haystacks' characters can match.
+    pub fn matches_in(
+        &self,
+        text: &[u8],
+        slots: std::ops::Range<usize>,
+        start: impl Fn(usize) -> usize,
+        mut hit: impl FnMut(usize),
+    ) -> Option<()> {
+        let pattern = self.ascii.as_deref().filter(|p| !p.is_empty())?;
+        let cs = self.case_sensitive;
+        let (&head, rest) = pattern.split_first()?;
+        let stop = start(slots.end).min(text.len());
+        let mut slot = slots.start;
+        let mut at = start(slot);
+        // an ASCII pattern character matches only that ASCII byte (or its other case),
+        // never a byte of a longer UTF-8 character, so bytes answer as characters do
+        while at < stop {
+            let Some(found) = u8::find(&text[at..stop], head, cs) else {
+                break;
+            };
+            let pos = at + found;
+            while slot + 1 < slots.end && start(slot + 1) <= pos {
+                slot += 1;
+            }
+            let end = start(slot + 1).min(stop);
+            let mut x = pos + 1;
+            let whole = rest.iter().all(|&p| match u8::find(&text[x..end], p, cs) {
+                Some(f) => {
+                    x += f + 1;
+                    true
+                }
+                None => false,
+            });
+            if whole {
+                hit(slot);
+            }
+            at = end;
+        }
+        Some(())
     }
 
     /// The score a fresh `SkimMatcherV2::default()` gives `choice`, or `None` when the

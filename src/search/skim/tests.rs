@@ -184,4 +184,51 @@ proptest! {
     ) {
         prop_assert_eq!(FuzzyPattern::new(&pattern).score(&choice), fresh(&choice, &pattern));
     }
+
+    #[test]
+    fn matches_in_stored_text_are_the_haystacks_a_fresh_matcher_matches(
+        hays in proptest::collection::vec("[abAB_ c1/.é\\-K\u{212A}]{0,40}", 0..12),
+        pattern in "[abAB_ cK1.é]{1,5}",
+        cut in (0usize..13, 0usize..13),
+    ) {
+        let mut text = Vec::new();
+        let mut starts = vec![0];
+        for h in &hays {
+            text.extend_from_slice(h.as_bytes());
+            starts.push(text.len());
+        }
+        let (a, b) = (cut.0.min(hays.len()), cut.1.min(hays.len()));
+        let slots = a.min(b)..a.max(b);
+        let p = FuzzyPattern::new(&pattern);
+        let mut found = Vec::new();
+        let answered = p.matches_in(&text, slots.clone(), |i| starts[i], |i| found.push(i));
+        prop_assert_eq!(answered.is_some(), pattern.is_ascii());
+        if answered.is_some() {
+            let expected: Vec<usize> = slots
+                .filter(|&i| fresh(&hays[i], &pattern).is_some())
+                .collect();
+            prop_assert_eq!(found, expected);
+        }
+    }
+
+    #[test]
+    fn a_known_match_scores_as_one_tested(
+        pattern in "[a-dA-D_ 1.]{1,6}",
+        fillers in proptest::collection::vec("[a-dA-D_ 1/.:é-]{0,8}", 7),
+        floor_at in 0usize..8,
+    ) {
+        // the pattern's characters in order, with other text around and between them
+        let mut choice = fillers[0].clone();
+        for (c, filler) in pattern.chars().zip(&fillers[1..]) {
+            choice.push(c);
+            choice.push_str(filler);
+        }
+        let p = FuzzyPattern::new(&pattern);
+        let score = p.score(&choice);
+        prop_assert!(score.is_some());
+        // floors at the edges: the score itself and the bounds checked before looking
+        let (score, loose) = (score.unwrap_or(0), p.loosest_score.map(i64::from));
+        let floor = [score, score + 1, score - 1, loose[0], loose[0] + 1, loose[1], loose[1] + 1, i64::MIN][floor_at];
+        prop_assert_eq!(p.score_match_from(&choice, floor), p.score_from(&choice, floor));
+    }
 }
