@@ -4,7 +4,8 @@
 # the screen showing its answer: the browser opens on STORE in tmux (160x40); once its
 # first screen is up (the status line says it is loading), one key is sent — a tab
 # switch (3 Density, 4 Rating, 5 Discovery), a filter step (the weight slider's lower
-# bound, in the open filter panel), or an engine change with a query typed — and the
+# bound, in the open filter panel), or an engine change with a query typed (to bm25;
+# to fuzzy after the change to bm25 was answered) — and the
 # screen is read until the status line shows the new answer's match count or time.
 # Each key gets a fresh browser, RUNS times (default 5), and the answer counts only if
 # the status line still says "loading" when it appears.
@@ -82,6 +83,17 @@ def typed(word):
     return prepare
 
 
+def typed_then(word, key):
+    # the query typed and answered, then `key` pressed and answered, the load still going
+    def prepare(before):
+        typed(word)(before)
+        shown = tmux_screen.screen(SESSION)
+        send(key)
+        tmux_screen.wait_for(SESSION, lambda t: status(t) != status(shown)
+                             and "loading" in status(t), 30)
+    return prepare
+
+
 def weight_slider(before):
     # the filter panel open with the weight slider chosen (the panel's histograms
     # asked for as it opens), the load still going
@@ -103,6 +115,7 @@ cases = [
     ("tab switch → Discovery", nothing, "5", tab("Discovery")),
     ("filter step → weight ≥ 0.05", weight_slider, "l", status_changed),
     ("engine change → bm25 (water)", typed("water"), "C-t", status_changed),
+    ("engine change → fuzzy (water)", typed_then("water", "C-t"), "C-t", status_changed),
 ]
 for name, prepare, key, changed in cases:
     times, during = [], 0

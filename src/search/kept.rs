@@ -3,28 +3,31 @@
 //! request are what the next one reads again, so they are kept, with the store's change
 //! number they were read at, and the next request on the same change reads only the
 //! columns it adds. A tab switch or a slider step pressed during the load then reads one
-//! column instead of the whole collection's facts.
+//! column instead of the whole collection's facts. The searcher made over the corpus is
+//! kept with it, and with the searcher what it worked out for one request that the next
+//! may reuse: the memories the last filters keep, the browse orders.
 //!
 //! A kept corpus answers exactly as one read for the request alone: every column it
 //! holds was read at the same change, and the answer code reads only the columns the
 //! request needs (`tests/search_plan.rs` holds the two to each other).
 
-use crate::search::corpus::Corpus;
+use crate::search::searcher::Searcher;
 use crate::search::stored::{self, Needs};
 use crate::store::{StoreReader, StoreResult};
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
-/// What one collection keeps: at most one corpus, of one change of the store.
+/// What one collection keeps: at most one searcher over a corpus of one change of the
+/// store.
 #[derive(Default)]
 pub struct KeptCorpus {
     kept: Mutex<Option<Kept>>,
 }
 
-/// A corpus read at `change`, holding what `read` needs.
+/// A searcher over a corpus read at `change`, holding what `read` needs.
 struct Kept {
     change: u64,
     read: Needs,
-    corpus: Corpus,
+    searcher: Searcher,
 }
 
 impl KeptCorpus {
@@ -48,36 +51,38 @@ impl KeptCorpus {
     }
 }
 
-/// Runs `f` on a corpus of `reader` holding what `needs` asks for: the one `kept` holds,
-/// extended, when it was read at the reader's change, else one read now, which `kept`
-/// then holds. `f` hands the corpus back with its answer. `None` when the persisted
-/// index cannot answer (as [`stored::load`]). Without `kept`, or when another request is
-/// using its corpus, the corpus is read for this request alone.
-pub(crate) fn with_corpus<T>(
+/// Runs `f` on a searcher over a corpus of `reader` holding what `needs` asks for: the
+/// one `kept` holds, its corpus extended, when it was read at the reader's change, else
+/// one over a corpus read now, which `kept` then holds. A kept searcher keeps what it
+/// worked out for earlier requests on the same corpus (the last filters' selection,
+/// the browse orders), as the loaded one does. `None` when the persisted index cannot
+/// answer (as [`stored::load`]). Without `kept`, or when another request is using its
+/// searcher, the corpus is read for this request alone.
+pub(crate) fn with_searcher<T>(
     kept: Option<&KeptCorpus>,
     reader: &StoreReader,
     needs: &Needs,
-    f: impl FnOnce(Corpus) -> (T, Corpus),
+    f: impl FnOnce(&Searcher) -> T,
 ) -> StoreResult<Option<T>> {
+    let searcher = |corpus| Searcher::with(corpus, None, reader.path());
     let Some(mut slot) = kept.and_then(KeptCorpus::free) else {
-        return Ok(stored::load(reader, needs)?.map(|c| f(c).0));
+        return Ok(stored::load(reader, needs)?.map(|c| f(&searcher(c))));
     };
     let change = reader.change_number()?;
     let kept = match slot.take() {
         Some(mut k) if k.change == change => {
-            stored::extend(reader, &mut k.corpus, &mut k.read, needs)?.then_some(k)
+            stored::extend(reader, &mut k.searcher.corpus, &mut k.read, needs)?.then_some(k)
         }
         _ => stored::load(reader, needs)?.map(|corpus| Kept {
             change,
             read: needs.clone(),
-            corpus,
+            searcher: searcher(corpus),
         }),
     };
-    let Some(mut k) = kept else {
+    let Some(k) = kept else {
         return Ok(None);
     };
-    let (answer, corpus) = f(k.corpus);
-    k.corpus = corpus;
+    let answer = f(&k.searcher);
     *slot = Some(k);
     Ok(Some(answer))
 }

@@ -19,7 +19,7 @@
 
 use crate::search::Filters;
 use crate::search::histogram::Histogram;
-use crate::search::kept::{KeptCorpus, with_corpus};
+use crate::search::kept::{KeptCorpus, with_searcher};
 use crate::search::request::{NumericField, SearchRequest, SearchResponse};
 use crate::search::searcher::Searcher;
 use crate::search::stored::{self, Needs};
@@ -63,12 +63,7 @@ fn on_stored<T>(
     needs: &Needs,
     f: impl FnOnce(&Searcher) -> T,
 ) -> StoreResult<Option<T>> {
-    let run = |corpus| {
-        let searcher = Searcher::with(corpus, None, reader.path());
-        let answer = f(&searcher);
-        (answer, searcher.into_corpus())
-    };
-    with_corpus(kept, reader, needs, run)
+    with_searcher(kept, reader, needs, f)
 }
 
 /// Answers `req` exactly (SPEC §3) from `index`.

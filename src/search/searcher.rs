@@ -258,11 +258,6 @@ impl Searcher {
         }
     }
 
-    /// The corpus the searcher was made with ([`Searcher::with`]), given back.
-    pub(crate) fn into_corpus(self) -> Corpus {
-        self.corpus
-    }
-
     /// Builds what is otherwise built on first need: the BM25 inverted index, the
     /// composite columns, and the order of every tab (4 bytes a memory each): time,
     /// density, rating (also Discovery's) and total significance (the Property tab's
@@ -480,6 +475,12 @@ impl Searcher {
     }
 
     pub(crate) fn remember(&self, req: &SearchRequest, o: &engine::EngineOutcome) {
+        // a corpus that reads its text from the store (kept between requests while the
+        // index loads) keeps no matches: the next query would be seeded from text it
+        // does not hold
+        if self.corpus.stored_text {
+            return;
+        }
         let keep = match req.engine {
             Engine::Literal => o.quality == Some(MatchQuality::All),
             Engine::Fuzzy => true,
