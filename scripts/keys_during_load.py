@@ -89,7 +89,7 @@ def typed_then(word, key):
         typed(word)(before)
         shown = tmux_screen.screen(SESSION)
         send(key)
-        tmux_screen.wait_for(SESSION, lambda t: status(t) != status(shown)
+        tmux_screen.wait_for(SESSION, lambda t: status_changed(shown, t)
                              and "loading" in status(t), 30)
     return prepare
 
@@ -104,7 +104,8 @@ def weight_slider(before):
 
 
 def status_changed(b, n):
-    return status(n) != status(b)
+    # a new answer's status line (while the search runs the status line holds no count)
+    return status(n) != "" and status(n) != status(b)
 
 
 # a session of its own keeps the tmux server up between the browsers
