@@ -18,7 +18,7 @@ pub(crate) struct Match {
     pub score: f64,
 }
 
-pub(crate) use crate::parallel::{PARALLEL_FROM, in_parts, threads};
+pub(crate) use crate::parallel::{PARALLEL_FROM, in_parts, in_pieces, threads};
 
 /// `f` over every slot of `set`, on all cores for large sets; results in slot order.
 pub(crate) fn scan<T: Send>(set: &[u32], f: impl Fn(u32) -> Option<T> + Sync) -> Vec<T> {

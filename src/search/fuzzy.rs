@@ -9,7 +9,7 @@
 //! only the page's memories, after it is cut.
 
 use crate::search::corpus::Corpus;
-use crate::search::engine::Match;
+use crate::search::engine::{Match, in_pieces};
 use crate::search::order::Placed;
 use crate::search::request::{BrowseMode, Order, SearchRequest};
 use crate::search::skim::{FuzzyPattern, Scored};
@@ -196,7 +196,7 @@ fn least_beating(bar: u64, rank: u32) -> i64 {
 /// asks. `floor` carries the best keys between calls over parts of one search.
 pub(crate) fn run(c: &Corpus, set: &[u32], query: &str, ranking: Ranking, floor: &Floor) -> Found {
     let pattern = FuzzyPattern::new(query);
-    let parts = crate::parallel::in_pieces(set.len(), |range| {
+    let parts = in_pieces(set.len(), |range| {
         vec![best_of(c, &pattern, &set[range], ranking, floor)]
     });
     Found::of_parts(parts, ranking)
@@ -235,7 +235,6 @@ fn best_of(
     let mut slots = Vec::new();
     let mut best = Best::new(ranking, floor);
     let (candidates, matching) = match matches_among(c, pattern, part) {
-        Some(matched) if ranking == Ranking::Page => return (matched, Vec::new()),
         Some(matched) => (std::borrow::Cow::Owned(matched), Matching::Known),
         None => (std::borrow::Cow::Borrowed(part), Matching::Test),
     };
@@ -271,16 +270,23 @@ fn matches_among(c: &Corpus, pattern: &FuzzyPattern, part: &[u32]) -> Option<Vec
             |i| strings.starts.get(i),
             |i| {
                 let slot = (first + i) as u32;
-                while at < part.len() && part[at] < slot {
-                    at += 1;
-                }
-                if part.get(at) == Some(&slot) {
+                if reaches(part, &mut at, slot) {
                     matched.push(slot);
                 }
             },
         )?;
     }
     Some(matched)
+}
+
+/// Moves `at` forward through `sorted` (ascending) to the first item not below `x`;
+/// whether that item is `x`. Walking a sorted set alongside the ascending hits of a
+/// [`FuzzyPattern::matches_in`] pass keeps the hits that belong to it.
+pub(crate) fn reaches(sorted: &[u32], at: &mut usize, x: u32) -> bool {
+    while sorted.get(*at).is_some_and(|&y| y < x) {
+        *at += 1;
+    }
+    sorted.get(*at) == Some(&x)
 }
 
 /// [`matches_among`] passes over the haystacks of a part's whole span when the part
@@ -351,6 +357,11 @@ impl<'a> Best<'a> {
         found: &mut Vec<u32>,
     ) {
         let ranked = self.k > 0;
+        if !ranked && matching == Matching::Known {
+            // nothing to rank and every one matches: nothing to score
+            found.extend(slots);
+            return;
+        }
         let rank = |slot| if ranked { rank(slot) } else { 0 };
         let mut later = Vec::new();
         for slot in slots {

@@ -129,7 +129,7 @@ pub(crate) fn fuzzy(
     let pattern = FuzzyPattern::new(query);
     let floor = Floor::default();
     let incomplete = AtomicBool::new(false);
-    let parts = crate::parallel::in_pieces(docs.len(), |part| {
+    let parts = engine::in_pieces(docs.len(), |part| {
         let mut found = Vec::new();
         let mut best = Best::new(ranking, &floor);
         let mut matched = Vec::new();
@@ -147,25 +147,19 @@ pub(crate) fn fuzzy(
             }
             // the positions whose haystack holds the pattern, found in one pass over
             // the chunk's text, are the only ones worth scoring
-            let mut at = positions.start;
+            let (within, mut at) = (&docs[positions.clone()], 0);
             matched.clear();
             let one_pass = pattern.matches_in(
                 c.text(),
                 first..last + 1,
                 |s| c.start_of(s),
                 |s| {
-                    let doc = chunk + s as u32;
-                    while at < positions.end && docs[at] < doc {
-                        at += 1;
-                    }
-                    if at < positions.end && docs[at] == doc {
-                        matched.push(at as u32);
+                    if fuzzy::reaches(within, &mut at, chunk + s as u32) {
+                        matched.push((positions.start + at) as u32);
                     }
                 },
             );
             match one_pass {
-                // a page in another order than relevance scores only itself, once cut
-                Some(()) if ranking == Ranking::Page => found.extend_from_slice(&matched),
                 Some(()) => best.scan(
                     &pattern,
                     matched.iter().copied(),
