@@ -10,7 +10,16 @@
 //! `MEMLENS_BENCH_RUNS` repetitions per row (default 5). Each process runs under
 //! `/usr/bin/time -f %M` for its peak resident memory; a row gives the medians.
 //! `MEMLENS_BENCH_ROWS=T` runs only the rows named with `T` (`keys`: the keys pressed
-//! while the index loads). `MEMLENS_BENCH_DIR=D` keeps the corpus and both stores in `D` and reuses them.
+//! while the index loads, in process; `browser`: the same keys in the real browser, in a
+//! pty; `MEMLENS_BENCH_PRESS_AT_MS=T` presses each key no earlier than T ms after the
+//! browser started, `MEMLENS_BENCH_EACH=1` prints every press). `MEMLENS_BENCH_DIR=D` keeps the corpus and both stores in `D` and reuses them.
+
+#[path = "scale_support/browser_keys.rs"]
+mod browser_keys;
+// the pty session's other readings (bytes, memory, fzf's counter) serve `scale`
+#[allow(dead_code)]
+#[path = "scale_support/pty.rs"]
+mod pty;
 
 use memlens::collection::{Collection, LocalCollection};
 use memlens::corpus::{CorpusSpec, generate};
@@ -483,6 +492,17 @@ fn main() {
     if only.is_empty() || only == "keys" {
         during_the_load(&store, runs);
     }
+    if only.is_empty() || only == "browser" {
+        browser_keys::in_the_browser(MEMLENS, &store, runs.max(5));
+    }
+}
+
+/// The browser's request before any key: its first page of 200 memories.
+fn browser_page() -> SearchRequest {
+    SearchRequest {
+        limit: 200,
+        ..SearchRequest::default()
+    }
 }
 
 /// What the browser does with a key pressed while its index loads: the planner answers
@@ -510,16 +530,16 @@ fn during_the_load(store: &Path, runs: usize) {
     };
     let tab = |mode| SearchRequest {
         mode,
-        ..SearchRequest::default()
+        ..browser_page()
     };
     let query = |engine| SearchRequest {
         query: "water".into(),
         engine,
-        ..SearchRequest::default()
+        ..browser_page()
     };
     // each key with the screens answered before it, as the browser answers them: its
     // first screen, then whatever led to the screen the key is pressed on
-    let first = SearchRequest::default();
+    let first = browser_page();
     let cases: Vec<(&str, Vec<SearchRequest>, SearchRequest)> = vec![
         (
             "tab switch → Density",
@@ -542,12 +562,12 @@ fn during_the_load(store: &Path, runs: usize) {
                 first.clone(),
                 SearchRequest {
                     filters: humor,
-                    ..SearchRequest::default()
+                    ..browser_page()
                 },
             ],
             SearchRequest {
                 filters: step,
-                ..SearchRequest::default()
+                ..browser_page()
             },
         ),
         (

@@ -9,7 +9,10 @@
 # screen is read until the status line shows the new answer's match count or time.
 # Each key gets a fresh browser, RUNS times (default 5), and the answer counts only if
 # the status line still says "loading" when it appears.
-# Prints median and max in ms per key. Needs tmux.
+# Prints median and max in ms per key. Needs tmux. Reading the screen this way (one
+# `tmux capture-pane` after another) keeps one core busy, which slows the browser on a
+# two-core machine; `MEMLENS_BENCH_ROWS=browser cargo bench --bench requests` times the
+# same keys in a pty without that cost.
 import os, re, statistics, subprocess, sys, time
 
 import tmux_screen

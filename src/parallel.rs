@@ -73,6 +73,37 @@ fn cut<T: Send>(
 /// How many pieces per core [`in_pieces`] cuts its work into.
 const PIECES_PER_THREAD: usize = 8;
 
+/// The nice value background work runs at: the lowest priority there is.
+const BACKGROUND_NICE: libc::c_int = 19;
+
+/// Runs `work` on a thread of its own at the lowest scheduling priority, and with it
+/// the threads `work` starts (they inherit it): work nobody waits for, such as the
+/// in-memory index's load, then takes only the cores the requests answered meanwhile
+/// leave idle, between the load's pauses too (a sort or a column build is one step).
+/// The calling thread keeps its priority. A panic in `work` reaches the caller.
+pub(crate) fn in_the_background<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                lower_this_thread();
+                work()
+            })
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// Gives the calling thread the lowest priority (on Linux the nice value belongs to
+/// each thread, and `who = 0` names the calling one). Failing leaves the priority as
+/// it was: the work is the same, only its share of the cores differs.
+fn lower_this_thread() {
+    #[cfg(unix)]
+    // SAFETY: setpriority takes plain integers and touches no memory of ours.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, BACKGROUND_NICE);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,5 +123,27 @@ mod tests {
             let seen = in_parts(n, |range| range.collect());
             assert_eq!(seen, (0..n).collect::<Vec<_>>(), "n = {n}");
         }
+    }
+
+    /// The calling thread's nice value.
+    fn nice() -> libc::c_int {
+        // SAFETY: getpriority takes plain integers.
+        unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) }
+    }
+
+    #[test]
+    fn background_work_and_the_threads_it_starts_run_at_the_lowest_priority() {
+        let caller = nice();
+        let (own, started) = in_the_background(|| {
+            let started = std::thread::scope(|s| s.spawn(nice).join().expect("helper"));
+            (nice(), started)
+        });
+        assert_eq!((own, started), (BACKGROUND_NICE, BACKGROUND_NICE));
+        assert_eq!(nice(), caller, "the caller keeps its priority");
+        let answer = std::panic::catch_unwind(|| in_the_background(|| panic!("in the load")));
+        assert!(
+            answer.is_err(),
+            "a panic in background work reaches the caller"
+        );
     }
 }

@@ -116,6 +116,28 @@ impl Session {
         let _ = self.writer.flush();
     }
 
+    /// Hangs up on the program (SIGHUP, as a closed terminal does) and waits up to
+    /// `limit` for it to exit, so that it closes its files as a user's session would
+    /// (killing a program that holds a store open leaves the store to be recovered);
+    /// true when it exited.
+    fn hang_up(&mut self, limit: Duration) -> bool {
+        let Some(pid) = self.child.process_id() else {
+            return true;
+        };
+        // SAFETY: kill takes plain integers; the pid is our own child's, not yet reaped.
+        unsafe {
+            libc::kill(pid as libc::pid_t, libc::SIGHUP);
+        }
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+
     /// `VmRSS` and `VmHWM` of the program, in bytes.
     pub fn memory(&self) -> Option<(u64, u64)> {
         let pid = self.child.process_id()?;
@@ -135,7 +157,12 @@ impl Session {
 }
 
 impl Drop for Session {
+    /// Hangs up; a program that has not exited 5 s later is killed.
     fn drop(&mut self) {
+        if self.hang_up(Duration::from_secs(5)) {
+            return;
+        }
+        eprintln!("pty: the program did not exit 5 s after a hangup; killed");
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -106,7 +106,8 @@ impl LocalCollection {
     }
 
     /// Loads the in-memory searcher of the store as it is now and makes it the one
-    /// that answers (a read-only snapshot stays on its persisted index).
+    /// that answers (a read-only snapshot stays on its persisted index). The load runs
+    /// at the lowest priority, pausing between its steps while a request is answered.
     fn load_now(&self) -> CollectionResult<()> {
         let Backing::Store(store) = &self.backing else {
             return Ok(());
@@ -115,8 +116,11 @@ impl LocalCollection {
         let reader = store.read()?;
         let held = reader.change_number()?;
         let pause = || self.gate.pause();
-        let searcher = Searcher::open_pausing(reader, &pause)?;
-        searcher.warm_pausing(&pause);
+        let searcher = crate::parallel::in_the_background(|| {
+            let searcher = Searcher::open_pausing(reader, &pause)?;
+            searcher.warm_pausing(&pause);
+            CollectionResult::Ok(searcher)
+        })?;
         self.hold(searcher, held);
         crate::allocator::release_freed();
         Ok(())
