@@ -74,12 +74,14 @@ fn cut<T: Send>(
 const PIECES_PER_THREAD: usize = 8;
 
 /// The nice value background work runs at: the lowest priority there is.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const BACKGROUND_NICE: libc::c_int = 19;
 
-/// Runs `work` on a thread of its own at the lowest scheduling priority, and with it
-/// the threads `work` starts (they inherit it): work nobody waits for, such as the
-/// in-memory index's load, then takes only the cores the requests answered meanwhile
-/// leave idle, between the load's pauses too (a sort or a column build is one step).
+/// Runs `work` on a thread of its own at the lowest scheduling priority (on Linux, where
+/// each thread has its own), and with it the threads `work` starts (they inherit it):
+/// work nobody waits for, such as the in-memory index's load, then takes only the cores
+/// the requests answered meanwhile leave idle, between the load's pauses too (a sort or
+/// a column build is one step).
 /// The calling thread keeps its priority. A panic in `work` reaches the caller.
 pub(crate) fn in_the_background<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|scope| {
@@ -97,7 +99,8 @@ pub(crate) fn in_the_background<T: Send>(work: impl FnOnce() -> T + Send) -> T {
 /// each thread, and `who = 0` names the calling one). Failing leaves the priority as
 /// it was: the work is the same, only its share of the cores differs.
 fn lower_this_thread() {
-    #[cfg(unix)]
+    // elsewhere (macOS among them) the nice value is the whole process's: left alone
+    #[cfg(target_os = "linux")]
     // SAFETY: setpriority takes plain integers and touches no memory of ours.
     unsafe {
         libc::setpriority(libc::PRIO_PROCESS, 0, BACKGROUND_NICE);
@@ -126,12 +129,14 @@ mod tests {
     }
 
     /// The calling thread's nice value.
+    #[cfg(target_os = "linux")]
     fn nice() -> libc::c_int {
         // SAFETY: getpriority takes plain integers.
         unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) }
     }
 
     #[test]
+    #[cfg(target_os = "linux")]
     fn background_work_and_the_threads_it_starts_run_at_the_lowest_priority() {
         let caller = nice();
         let (own, started) = in_the_background(|| {

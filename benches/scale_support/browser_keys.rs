@@ -35,15 +35,7 @@ fn rows(text: &str) -> Vec<String> {
 
 /// Reads the screen every millisecond until `ok(screen)`; the screen then.
 fn until(s: &Session, ok: impl Fn(&str) -> bool) -> Option<String> {
-    let deadline = Instant::now() + LIMIT;
-    while Instant::now() < deadline {
-        let text = s.text();
-        if ok(&text) {
-            return Some(text);
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    None
+    s.screen_when(LIMIT, Duration::from_millis(1), ok)
 }
 
 /// A new answer's status line (while a search runs the status line holds no count).
@@ -161,9 +153,6 @@ pub fn in_the_browser(memlens: &str, store: &Path, runs: usize) {
             0 => String::new(),
             m => format!(" ({m} not pressed: the load had ended)"),
         };
-        println!(
-            "| {name} | {median:.0} | {max:.0} | {during} of {}{missed} |",
-            pressed
-        );
+        println!("| {name} | {median:.0} | {max:.0} | {during} of {pressed}{missed} |");
     }
 }

@@ -81,12 +81,24 @@ impl Session {
 
     /// Waits (polling every 2 ms, up to `limit`) until `ok(screen)`; the time since spawn.
     pub fn wait_for(&self, limit: Duration, ok: impl Fn(&str) -> bool) -> Option<Duration> {
+        self.screen_when(limit, Duration::from_millis(2), ok)
+            .map(|_| self.started.elapsed())
+    }
+
+    /// Reads the screen every `every` (up to `limit`) until `ok(screen)`; that screen.
+    pub fn screen_when(
+        &self,
+        limit: Duration,
+        every: Duration,
+        ok: impl Fn(&str) -> bool,
+    ) -> Option<String> {
         let deadline = Instant::now() + limit;
         while Instant::now() < deadline {
-            if ok(&self.text()) {
-                return Some(self.started.elapsed());
+            let text = self.text();
+            if ok(&text) {
+                return Some(text);
             }
-            std::thread::sleep(Duration::from_millis(2));
+            std::thread::sleep(every);
         }
         None
     }
