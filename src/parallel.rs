@@ -31,7 +31,9 @@ pub(crate) fn in_pieces<T: Send>(
 }
 
 /// `part` over `0..n` cut into `per_thread` contiguous pieces per core, the threads
-/// (this one among them) each taking the next piece left; the results in order.
+/// (this one among them) each taking the next piece left, the last first (the newest
+/// memories, whose ties a fuzzy ranking keeps, so its floor settles early); the
+/// results in order.
 fn cut<T: Send>(
     n: usize,
     per_thread: usize,
@@ -47,10 +49,11 @@ fn cut<T: Send>(
     let work = || {
         let mut done = Vec::new();
         loop {
-            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            if i >= pieces {
+            let taken = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if taken >= pieces {
                 return done;
             }
+            let i = pieces - 1 - taken;
             let lo = i * size;
             done.push((i, part(lo..(lo + size).min(n))));
         }

@@ -469,6 +469,29 @@ fn columns_over_many_chunks_agree() {
             }
         }
     }
+    // the text engines walk the haystack chunks too (fuzzy the newest first), around
+    // the purged gap; ties in score (the same few words) are settled by time
+    for (engine, query) in [
+        (Engine::Fuzzy, "ca"),
+        (Engine::Fuzzy, "alpa"),
+        (Engine::Literal, "cache"),
+    ] {
+        for (mode, order) in [
+            (BrowseMode::Relevance, None),
+            (BrowseMode::Relevance, Some(Order::Asc)),
+            (BrowseMode::Time, None),
+        ] {
+            requests.push(SearchRequest {
+                query: query.to_string(),
+                engine,
+                mode,
+                order,
+                offset: 30,
+                limit: 40,
+                ..SearchRequest::default()
+            });
+        }
+    }
     check(&store, &requests, "2,600 memories", &KeptCorpus::default());
 }
 

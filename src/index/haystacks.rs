@@ -230,17 +230,41 @@ pub fn for_each<T: ReadableTable<u32, Sealed>>(
 pub fn for_each_covering<T: ReadableTable<u32, Sealed>>(
     table: &T,
     docs: std::ops::RangeInclusive<u32>,
+    f: impl FnMut(u32, &Chunk<'_>),
+) -> Result<(), StorageError> {
+    walk_covering(table, docs, Walk::OldestFirst, f)
+}
+
+/// The order in which [`walk_covering`] visits chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Walk {
+    /// Ascending first documents: the order the store grew in.
+    OldestFirst,
+    /// Descending first documents: the newest memories first.
+    NewestFirst,
+}
+
+/// [`for_each_covering`] in the order `walk` gives.
+pub fn walk_covering<T: ReadableTable<u32, Sealed>>(
+    table: &T,
+    docs: std::ops::RangeInclusive<u32>,
+    walk: Walk,
     mut f: impl FnMut(u32, &Chunk<'_>),
 ) -> Result<(), StorageError> {
     // the chunk holding the first document starts at or before it
     let from = chunk_before(table, *docs.start())?.map_or(*docs.start(), |(first, _)| first);
-    for entry in table.range(from..=*docs.end())? {
+    let mut visit = |entry: Result<(AccessGuard<'_, u32>, StoredChunk<'_>), StorageError>| {
         let (first, bytes) = entry?;
         let first = first.value();
         let parsed = Chunk::parse(bytes.value().open(&first)?).ok_or_else(|| damaged(first))?;
         f(first, &parsed);
+        Ok::<(), StorageError>(())
+    };
+    let range = table.range(from..=*docs.end())?;
+    match walk {
+        Walk::OldestFirst => range.into_iter().try_for_each(&mut visit),
+        Walk::NewestFirst => range.rev().try_for_each(&mut visit),
     }
-    Ok(())
 }
 
 /// A stored chunk's bytes, read from its table.

@@ -4,7 +4,7 @@
 //! are read, each core reading its share, and the text is never copied; the matches
 //! are the ones the in-memory engines find (`tests/search_plan.rs`).
 
-use crate::index::haystacks::{self, FUZZY_TEXT, LITERAL_TEXT};
+use crate::index::haystacks::{self, FUZZY_TEXT, LITERAL_TEXT, Walk};
 use crate::index::sealed::Sealed;
 use crate::search::corpus::Corpus;
 use crate::search::engine;
@@ -19,14 +19,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Calls `f` with the positions in `docs` of the documents of each chunk of `table`
 /// that holds some at a position in `part`, the chunk's first document and the chunk,
-/// in order (reading only those chunks). `Some(true)` when every document was found
-/// and `f` accepted each chunk (returned true); `None` when the table cannot be read
-/// or a chunk is damaged.
+/// in the order `walk` gives (reading only those chunks). `Some(true)` when every
+/// document was found and `f` accepted each chunk (returned true); `None` when the
+/// table cannot be read or a chunk is damaged.
 fn each_chunk(
     reader: &StoreReader,
     table: redb::TableDefinition<'static, u32, Sealed>,
     docs: &[u32],
     part: Range<usize>,
+    walk: Walk,
     mut f: impl FnMut(Range<usize>, u32, &haystacks::Chunk<'_>) -> bool,
 ) -> Option<bool> {
     let (Some(&first), Some(&last)) = (docs.get(part.start), docs.get(part.end.wrapping_sub(1)))
@@ -34,23 +35,33 @@ fn each_chunk(
         return Some(true);
     };
     let table = reader.table(table).ok()?;
-    let mut next = part.start;
+    // the positions not yet given to a chunk
+    let mut left = part.clone();
     let mut accepted = true;
-    haystacks::for_each_covering(&table, first..=last, |chunk, c| {
-        let start = next;
-        while next < part.end {
-            let doc = docs[next];
-            if doc < chunk || (doc - chunk) as usize >= c.len() {
-                break;
+    haystacks::walk_covering(&table, first..=last, walk, |chunk, c| {
+        let holds = |pos: usize| docs[pos] >= chunk && ((docs[pos] - chunk) as usize) < c.len();
+        let held = match walk {
+            Walk::OldestFirst => {
+                let start = left.start;
+                while left.start < left.end && holds(left.start) {
+                    left.start += 1;
+                }
+                start..left.start
             }
-            next += 1;
-        }
-        if next > start {
-            accepted &= f(start..next, chunk, c);
+            Walk::NewestFirst => {
+                let end = left.end;
+                while left.start < left.end && holds(left.end - 1) {
+                    left.end -= 1;
+                }
+                left.end..end
+            }
+        };
+        if !held.is_empty() {
+            accepted &= f(held, chunk, c);
         }
     })
     .ok()?;
-    Some(accepted && next == part.end)
+    Some(accepted && left.is_empty())
 }
 
 /// [`each_chunk`] of the literal haystacks one document at a time: `f` gets its
@@ -62,13 +73,21 @@ fn each_literal(
     part: Range<usize>,
     mut f: impl FnMut(usize, u32, &haystacks::Chunk<'_>, usize) -> bool,
 ) -> Option<bool> {
-    each_chunk(reader, LITERAL_TEXT, docs, part, |positions, chunk, c| {
-        let mut accepted = true;
-        for pos in positions {
-            accepted &= f(pos, chunk, c, (docs[pos] - chunk) as usize);
-        }
-        accepted
-    })
+    let walk = Walk::OldestFirst;
+    each_chunk(
+        reader,
+        LITERAL_TEXT,
+        docs,
+        part,
+        walk,
+        |positions, chunk, c| {
+            let mut accepted = true;
+            for pos in positions {
+                accepted &= f(pos, chunk, c, (docs[pos] - chunk) as usize);
+            }
+            accepted
+        },
+    )
 }
 
 /// The literal engine (SPEC §3.2, with its OR fallback) over the memories stored under
@@ -133,51 +152,63 @@ pub(crate) fn fuzzy(
         let mut found = Vec::new();
         let mut best = Best::new(ranking, &floor);
         let mut matched = Vec::new();
-        let whole = each_chunk(reader, FUZZY_TEXT, docs, part, |positions, chunk, c| {
-            // the slots from the first document's to the last's, checked as UTF-8 in
-            // one pass
-            let first = (docs[positions.start] - chunk) as usize;
-            let last = (docs[positions.end - 1] - chunk) as usize;
-            let Some(hays) = c.strs(first..last + 1) else {
-                return false;
-            };
-            let hay = |pos: u32| hays[(docs[pos as usize] - chunk) as usize - first];
-            if positions.clone().any(|pos| hay(pos as u32).is_empty()) {
-                return false;
-            }
-            // the positions whose haystack holds the pattern, found in one pass over
-            // the chunk's text, are the only ones worth scoring
-            let (within, mut at) = (&docs[positions.clone()], 0);
-            matched.clear();
-            let one_pass = pattern.matches_in(
-                c.text(),
-                first..last + 1,
-                |s| c.start_of(s),
-                |s| {
-                    if fuzzy::reaches(within, &mut at, chunk + s as u32) {
-                        matched.push((positions.start + at) as u32);
-                    }
-                },
-            );
-            match one_pass {
-                Some(()) => best.scan(
-                    &pattern,
-                    matched.iter().copied(),
-                    Matching::Known,
-                    rank,
-                    hay,
-                    &mut found,
-                ),
-                None => {
-                    let positions = positions.start as u32..positions.end as u32;
-                    best.scan(&pattern, positions, Matching::Test, rank, hay, &mut found)
+        // newest first, as the loaded scan walks: a tie in score goes to the newer
+        // memory, so the floor settles early
+        let walk = Walk::NewestFirst;
+        let whole = each_chunk(
+            reader,
+            FUZZY_TEXT,
+            docs,
+            part,
+            walk,
+            |positions, chunk, c| {
+                // the slots from the first document's to the last's, checked as UTF-8 in
+                // one pass
+                let first = (docs[positions.start] - chunk) as usize;
+                let last = (docs[positions.end - 1] - chunk) as usize;
+                let Some(hays) = c.strs(first..last + 1) else {
+                    return false;
+                };
+                let hay = |pos: u32| hays[(docs[pos as usize] - chunk) as usize - first];
+                if positions.clone().any(|pos| hay(pos as u32).is_empty()) {
+                    return false;
                 }
-            }
-            true
-        });
+                // the positions whose haystack holds the pattern, found in one pass over
+                // the chunk's text, are the only ones worth scoring
+                let (within, mut at) = (&docs[positions.clone()], 0);
+                matched.clear();
+                let one_pass = pattern.matches_in(
+                    c.text(),
+                    first..last + 1,
+                    |s| c.start_of(s),
+                    |s| {
+                        if fuzzy::reaches(within, &mut at, chunk + s as u32) {
+                            matched.push((positions.start + at) as u32);
+                        }
+                    },
+                );
+                match one_pass {
+                    Some(()) => best.scan(
+                        &pattern,
+                        matched.iter().rev().copied(),
+                        Matching::Known,
+                        rank,
+                        hay,
+                        &mut found,
+                    ),
+                    None => {
+                        let positions = positions.start as u32..positions.end as u32;
+                        let rev = positions.rev();
+                        best.scan(&pattern, rev, Matching::Test, rank, hay, &mut found)
+                    }
+                }
+                true
+            },
+        );
         if whole != Some(true) {
             incomplete.store(true, Ordering::Relaxed);
         }
+        found.reverse();
         vec![(found, best.kept())]
     });
     if incomplete.load(Ordering::Relaxed) {
