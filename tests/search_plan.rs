@@ -16,7 +16,7 @@ use memlens::search::{
 };
 use memlens::store::Store;
 use proptest::prelude::*;
-use search_support::{actual, assert_agrees, docs_of, oracle, store_with};
+use search_support::{actual, assert_agrees, docs_of, histogram_oracle, oracle, store_with};
 
 const WORDS: &[&str] = &[
     "alpha",
@@ -371,11 +371,18 @@ fn check(store: &Store, requests: &[SearchRequest], context: &str, kept: &KeptCo
             NumericField::Weight,
             NumericField::RatingBayesian,
             NumericField::RatingSum,
+            NumericField::CreatedAt,
+            NumericField::Composite(Composite::TotalSignificance),
         ] {
             let a =
                 plan::histogram(Index::Stored(&reader), &req.filters, field, 4).expect("histogram");
             let b = loaded.histogram(&req.filters, field, 4);
             assert_eq!(a, b, "{context}: histogram of {field:?} for {req:?}");
+            assert_eq!(
+                b,
+                histogram_oracle(&docs, &req.filters, field, 4),
+                "{context}: histogram of {field:?} against brute force for {req:?}"
+            );
             let a = plan::histogram(Index::Kept(&reader, kept), &req.filters, field, 4)
                 .expect("histogram");
             assert_eq!(

@@ -17,6 +17,8 @@ pub(crate) struct CompiledFilters<'a> {
     ranges: Vec<(NumericField, Range)>,
     created_from: Option<i64>,
     created_to: Option<i64>,
+    /// Whether a bound of the ignored field was left out.
+    left_out: bool,
 }
 
 fn numbers(names: &[String], lookup: impl Fn(&str) -> Option<u32>) -> Vec<u32> {
@@ -40,8 +42,14 @@ impl<'a> CompiledFilters<'a> {
         let tags =
             (!filters.tags.is_empty()).then(|| numbers(&filters.tags, |n| c.tag_names.number(n)));
         let mut ranges = Vec::new();
+        let mut left_out = false;
         let mut add = |field: NumericField, r: Range| {
-            if !r.is_open() && ignore != Some(field) {
+            if r.is_open() {
+                return;
+            }
+            if ignore == Some(field) {
+                left_out = true;
+            } else {
                 ranges.push((field, r));
             }
         };
@@ -63,7 +71,9 @@ impl<'a> CompiledFilters<'a> {
             add(NumericField::Composite(*c), *r);
         }
         let ignore_time = ignore == Some(NumericField::CreatedAt);
+        let time_bounded = filters.created_from.is_some() || filters.created_to.is_some();
         CompiledFilters {
+            left_out: left_out || (ignore_time && time_bounded),
             filters,
             types,
             exclude_types,
@@ -73,6 +83,12 @@ impl<'a> CompiledFilters<'a> {
             created_from: filters.created_from.filter(|_| !ignore_time).map(|t| t.0),
             created_to: filters.created_to.filter(|_| !ignore_time).map(|t| t.0),
         }
+    }
+
+    /// Whether a bound on the field left out at compiling was there: when not, these
+    /// filters keep what the whole filters keep.
+    pub fn leaves_out_any(&self) -> bool {
+        self.left_out
     }
 
     /// Whether the memory in `slot` passes every filter.

@@ -3,8 +3,7 @@
 
 use crate::search::corpus::Corpus;
 use crate::search::engine::in_parts;
-use crate::search::filter::CompiledFilters;
-use crate::search::request::{Filters, NumericField};
+use crate::search::request::NumericField;
 
 /// The distribution of one numeric field.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -52,38 +51,55 @@ pub fn bin_of(v: f64, min: f64, max: f64, bins: usize) -> usize {
     }
 }
 
-pub(crate) fn build(c: &Corpus, filters: &Filters, field: NumericField, bins: usize) -> Histogram {
-    let others = CompiledFilters::new(c, filters, Some(field));
-    let all = CompiledFilters::new(c, filters, None);
-    // the field's values and how many pass every filter, per part of the store on
-    // all cores
-    let parts = in_parts(c.len(), |range| {
-        let mut values = Vec::new();
-        let mut kept = 0;
-        for slot in range {
-            if !others.passes(c, slot) {
-                continue;
-            }
-            if all.passes(c, slot) {
-                kept += 1;
-            }
-            if let Some(v) = c.value(slot, field) {
-                values.push(v);
-            }
-        }
-        vec![(values, kept)]
-    });
-    let kept = parts.iter().map(|(_, k)| k).sum();
-    let values: Vec<f64> = parts.into_iter().flat_map(|(v, _)| v).collect();
+/// The histogram of `field` over `set` (ascending slots: the memories that pass the
+/// other filters), `kept` of them passing every filter. On all cores for large sets.
+pub(crate) fn build(
+    c: &Corpus,
+    set: &[u32],
+    kept: usize,
+    field: NumericField,
+    bins: usize,
+) -> Histogram {
+    // the field's column found once, not at every memory
+    let column = c.column(field);
+    let value = move |slot: u32| match column {
+        Some(column) => column.get(slot as usize),
+        None => c.value(slot as usize, field),
+    };
+    let values = |range: std::ops::Range<usize>| set[range].iter().filter_map(move |&s| value(s));
     let (min, max) = nominal_range(field).unwrap_or_else(|| {
-        let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        // the smallest and largest value present, per part of the set
+        let parts = in_parts(set.len(), |range| {
+            let (lo, hi) = values(range).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
+            vec![(lo, hi)]
+        });
+        let (lo, hi) = parts
+            .into_iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (l, h)| {
+                (lo.min(l), hi.max(h))
+            });
         if lo.is_finite() { (lo, hi) } else { (0.0, 0.0) }
     });
+    // counts per bin and values present, per part of the set
+    let parts = in_parts(set.len(), |range| {
+        let mut counts = vec![0u32; bins];
+        let mut present = 0;
+        for v in values(range) {
+            present += 1;
+            if bins > 0 {
+                counts[bin_of(v, min, max, bins)] += 1;
+            }
+        }
+        vec![(counts, present)]
+    });
     let mut counts = vec![0u32; bins];
-    if bins > 0 {
-        for &v in &values {
-            counts[bin_of(v, min, max, bins)] += 1;
+    let mut present = 0;
+    for (part, n) in parts {
+        present += n;
+        for (total, c) in counts.iter_mut().zip(part) {
+            *total += c;
         }
     }
     Histogram {
@@ -91,6 +107,6 @@ pub(crate) fn build(c: &Corpus, filters: &Filters, field: NumericField, bins: us
         max,
         counts,
         kept,
-        present: values.len(),
+        present,
     }
 }

@@ -635,8 +635,27 @@ impl Searcher {
 
     /// Counts per bin of `field` over the memories that pass `filters` with the range on
     /// `field` itself ignored, plus how many the field's own range keeps.
+    /// The other filters' set is the one the last search kept when `filters` hold no
+    /// range on `field` (the usual slider: the panel asks for every slider's histogram
+    /// under the same filters).
     pub fn histogram(&self, filters: &Filters, field: NumericField, bins: usize) -> Histogram {
-        histogram::build(&self.corpus, filters, field, bins)
+        let c = &self.corpus;
+        let others = CompiledFilters::new(c, filters, Some(field));
+        if !others.leaves_out_any() {
+            let kept = self.select(filters);
+            return histogram::build(c, &kept.set, kept.set.len(), field, bins);
+        }
+        let set = others.select(c);
+        let all = CompiledFilters::new(c, filters, None);
+        let kept = engine::in_parts(set.len(), |range| {
+            vec![
+                set[range]
+                    .iter()
+                    .filter(|&&s| all.passes(c, s as usize))
+                    .count(),
+            ]
+        });
+        histogram::build(c, &set, kept.iter().sum(), field, bins)
     }
 
     /// The distinct types, tags and modules of the loaded memories (deleted included),

@@ -565,3 +565,60 @@ pub fn assert_agrees(expected: &Expected, got: &Expected, context: &str) {
         }
     }
 }
+
+/// The filters with the range on `field` left open: what a slider's histogram counts
+/// over.
+pub fn without_range(f: &Filters, field: NumericField) -> Filters {
+    let mut f = f.clone();
+    let open = memlens::search::Range::default();
+    match field {
+        NumericField::Weight => f.weight = open,
+        NumericField::Trust => f.trust = open,
+        NumericField::TrustLevel => f.trust_level = open,
+        NumericField::RatingBayesian => f.rating_min = None,
+        NumericField::RelationshipCount => f.relationship_count = open,
+        NumericField::Feel(i) => f.feel[i] = open,
+        NumericField::Composite(c) => f.composites[c.index()] = open,
+        NumericField::CreatedAt => (f.created_from, f.created_to) = (None, None),
+        _ => {}
+    }
+    f
+}
+
+/// A slider's histogram by brute force: `bins` equal bins of `field` over the memories
+/// the other filters keep, between the field's nominal bounds or else the smallest and
+/// largest value among them; `kept` counts the memories passing every filter.
+pub fn histogram_oracle(
+    docs: &[Doc],
+    f: &Filters,
+    field: NumericField,
+    bins: usize,
+) -> memlens::search::Histogram {
+    let others = without_range(f, field);
+    let values: Vec<f64> = docs
+        .iter()
+        .filter(|d| passes(d, &others))
+        .filter_map(|d| value(d, field))
+        .collect();
+    let (min, max) = memlens::search::nominal_range(field).unwrap_or_else(|| {
+        let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if lo.is_finite() { (lo, hi) } else { (0.0, 0.0) }
+    });
+    let mut counts = vec![0u32; bins];
+    for v in &values {
+        let at = if max > min {
+            (((v - min) / (max - min) * bins as f64).floor().max(0.0) as usize).min(bins - 1)
+        } else {
+            0
+        };
+        counts[at] += 1;
+    }
+    memlens::search::Histogram {
+        min,
+        max,
+        counts,
+        kept: docs.iter().filter(|d| passes(d, f)).count(),
+        present: values.len(),
+    }
+}
