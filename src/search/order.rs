@@ -174,8 +174,9 @@ fn top_unranked(
     if k == 0 {
         return Some(Vec::new());
     }
-    let mut kept =
-        crate::parallel::in_parts(items.len(), |range| best_with_ties(items, range, k, key));
+    let mut kept = crate::parallel::in_parts(items.len(), |range| {
+        best_with_ties(items, range, k, key, !reversed)
+    });
     cut_keeping_ties(&mut kept, k);
     kept.sort_unstable_by_key(|e| (e.0, e.1.slot));
     for run in kept.chunk_by_mut(|a, b| a.0 == b.0) {
@@ -203,17 +204,37 @@ fn top_unranked(
 }
 
 /// Keyed items holding the first `k` of `items` by `key` and every item whose key
-/// equals the `k`-th's: [`best_of`] that keeps the ties at the cut.
+/// equals the `k`-th's: [`best_of`] that keeps the ties at the cut. `from_the_end`
+/// walks the range backwards: where the key prefers the newer memories, which a store
+/// mostly holds in the later slots, the cut then settles within the first few hundred
+/// and every older memory is passed over with one comparison. The kept set is the same
+/// either way.
 fn best_with_ties(
     items: &Matched<'_>,
     range: std::ops::Range<usize>,
     k: usize,
     key: &impl Fn(&Match) -> (u64, u64),
+    from_the_end: bool,
 ) -> Vec<((u64, u64), Match)> {
-    let mut kept: Vec<((u64, u64), Match)> = Vec::with_capacity(2 * k.min(range.len()));
+    let capacity = 2 * k.min(range.len());
+    if from_the_end {
+        best_with_ties_of(range.rev().map(|i| items.at(i)), capacity, k, key)
+    } else {
+        best_with_ties_of(range.map(|i| items.at(i)), capacity, k, key)
+    }
+}
+
+/// [`best_with_ties`] over the items `walk` hands out.
+fn best_with_ties_of(
+    walk: impl Iterator<Item = Match>,
+    capacity: usize,
+    k: usize,
+    key: &impl Fn(&Match) -> (u64, u64),
+) -> Vec<((u64, u64), Match)> {
+    let mut kept: Vec<((u64, u64), Match)> = Vec::with_capacity(capacity);
     let mut worst: Option<(u64, u64)> = None;
     let mut cut_at = 2 * k;
-    for m in range.map(|i| items.at(i)) {
+    for m in walk {
         let m_key = key(&m);
         if worst.is_some_and(|w| m_key > w) {
             continue;
