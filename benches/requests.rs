@@ -123,6 +123,38 @@ fn write_fuzzy_lines(path: &Path, n: usize) {
     out.into_inner().expect("flush").sync_all().expect("sync");
 }
 
+/// Loads the fuzzy haystack lines into `fuzzy.sqlite` beside them: table `f`, one row a
+/// line, `pos` its place in the time order.
+fn write_fuzzy_sqlite(lines: &Path, db: &Path) {
+    let sql_path = db.with_extension("sql");
+    let mut sql = BufWriter::new(std::fs::File::create(&sql_path).expect("fuzzy sql"));
+    writeln!(
+        sql,
+        "PRAGMA journal_mode=OFF; BEGIN; CREATE TABLE f(pos INTEGER PRIMARY KEY, hay TEXT);"
+    )
+    .expect("write");
+    let text = std::fs::read_to_string(lines).expect("fuzzy lines");
+    for line in text.lines() {
+        writeln!(
+            sql,
+            "INSERT INTO f(hay) VALUES('{}');",
+            line.replace('\'', "''")
+        )
+        .expect("write");
+    }
+    writeln!(sql, "COMMIT;").expect("write");
+    sql.into_inner().expect("flush");
+    let _ = std::fs::remove_file(db);
+    let load = Command::new("sqlite3")
+        .arg(db)
+        .stdin(std::fs::File::open(&sql_path).expect("fuzzy sql"))
+        .stdout(Stdio::null())
+        .status()
+        .expect("sqlite3");
+    assert!(load.success(), "sqlite3 load of the fuzzy lines failed");
+    let _ = std::fs::remove_file(&sql_path);
+}
+
 /// Writes the corpus as JSONL (for `memlens import`) and as SQL (for `sqlite3`); returns
 /// the most common tag and the first memory's created_at year.
 fn write_corpus(dir: &Path, n: usize) -> String {
@@ -237,6 +269,10 @@ struct Row {
     /// lines (`LINES`, in the time order): the first 50 matches in input order, or the
     /// worst 50 by score.
     fzf: Option<String>,
+    /// For a fuzzy row, SQL doing the same work on the same lines in SQLite (table `f`
+    /// of `fuzzy.sqlite`, `pos` the time order): a subsequence is a `LIKE` pattern with
+    /// `%` between the letters, and every match is counted as memlens counts them.
+    same_in_sqlite: Option<String>,
 }
 
 fn rows(tag: &str) -> Vec<Row> {
@@ -251,11 +287,18 @@ fn rows(tag: &str) -> Vec<Row> {
         flags: flags.split_whitespace().map(str::to_string).collect(),
         sql,
         fzf: None,
+        same_in_sqlite: None,
     };
     let fuzzy = |name: &str, flags: &str, sql: String, fzf: &str| Row {
         fzf: Some(fzf.to_string()),
         ..row(name, flags, sql)
     };
+    // water as a subsequence, case aside (LIKE folds ASCII case, as skim does for a
+    // lowercase query): the total of matches, then the first 50 in the time order
+    let like = "hay LIKE '%w%a%t%e%r%'";
+    let by_time_in_sqlite = format!(
+        "SELECT count(*) FROM f WHERE {like}; SELECT pos, hay FROM f WHERE {like} ORDER BY pos LIMIT 50"
+    );
     // 2024-07-01 .. 2024-09-30 UTC in nanoseconds
     let (from, to) = (1_719_792_000_000_000_000i64, 1_727_740_799_999_999_999i64);
     let text = |m: &str, order: &str| {
@@ -342,12 +385,15 @@ fn rows(tag: &str) -> Vec<Row> {
             "--engine bm25 --mode time water",
             text("water", "m.created_at DESC"),
         ),
-        fuzzy(
-            "fuzzy water --mode time",
-            "--engine fuzzy --mode time water",
-            text("wat*", "m.created_at DESC"),
-            "fzf --filter water --no-sort < LINES | head -50",
-        ),
+        Row {
+            same_in_sqlite: Some(by_time_in_sqlite),
+            ..fuzzy(
+                "fuzzy water --mode time",
+                "--engine fuzzy --mode time water",
+                text("wat*", "m.created_at DESC"),
+                "fzf --filter water --no-sort < LINES | head -50",
+            )
+        },
         row(
             "literal water --order asc",
             "--order asc water",
@@ -447,6 +493,10 @@ fn main() {
     if !fuzzy_lines.exists() {
         write_fuzzy_lines(&fuzzy_lines, n);
     }
+    let fuzzy_db = dir.join("fuzzy.sqlite");
+    if !fuzzy_db.exists() {
+        write_fuzzy_sqlite(&fuzzy_lines, &fuzzy_db);
+    }
     let mut beside_fzf = Vec::new();
     for row in rows(&tag).into_iter().filter(|r| r.name.contains(&only)) {
         let mut args = vec!["--db".to_string(), store_arg.clone(), "search".into()];
@@ -459,6 +509,10 @@ fn main() {
             let line = fzf.replace("LINES", &fuzzy_lines.to_string_lossy());
             commands.push(("sh".to_string(), vec!["-c".to_string(), line]));
         }
+        if let Some(sql) = &row.same_in_sqlite {
+            let db = fuzzy_db.to_string_lossy().to_string();
+            commands.push(("sqlite3".to_string(), vec![db, sql.clone()]));
+        }
         let m = measure(&commands, runs);
         println!(
             "| {} | {:.0} | {:.0} | ×{:.2} | {:.0} | {:.0} |",
@@ -470,17 +524,27 @@ fn main() {
             m[1].1
         );
         if let Some(fzf) = m.get(2) {
-            beside_fzf.push((row.name, m[0], *fzf, row.fzf.unwrap_or_default()));
+            beside_fzf.push((
+                row.name,
+                m[0],
+                *fzf,
+                m.get(3).copied(),
+                row.fzf.unwrap_or_default(),
+            ));
         }
     }
     if !beside_fzf.is_empty() {
         println!(
-            "\n| fuzzy request ({n} memories) | memlens ms | fzf ms | ratio | memlens peak MiB | fzf peak MiB | fzf command |"
+            "\n| fuzzy request ({n} memories) | memlens ms | fzf ms | ratio | memlens peak MiB | fzf peak MiB | fzf command | SQLite subsequence `LIKE` ms | ratio | SQLite peak MiB |"
         );
-        println!("|---|---|---|---|---|---|---|");
-        for (name, mine, theirs, command) in beside_fzf {
+        println!("|---|---|---|---|---|---|---|---|---|---|");
+        for (name, mine, theirs, like, command) in beside_fzf {
+            let like = match like {
+                Some((ms, mib)) => format!("{ms:.0} | ×{:.2} | {mib:.0}", mine.0 / ms),
+                None => "— | | ".to_string(),
+            };
             println!(
-                "| {name} | {:.0} | {:.0} | ×{:.2} | {:.0} | {:.0} | `{command}` |",
+                "| {name} | {:.0} | {:.0} | ×{:.2} | {:.0} | {:.0} | `{command}` | {like} |",
                 mine.0,
                 theirs.0,
                 mine.0 / theirs.0,
