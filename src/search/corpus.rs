@@ -76,6 +76,9 @@ pub(crate) struct Corpus {
     pub tag_starts: Offsets,
     pub tag_names: Names,
     pub deleted: Fixed<bool>,
+    /// Whether each memory is a session recap (which the default filters hide): from
+    /// the facts, so that a corpus read for the default filters needs no type column.
+    pub recap: Fixed<bool>,
     pub weight: Column,
     pub trust: Column,
     pub confidence: Column,
@@ -168,6 +171,8 @@ impl Corpus {
         self.updated.push(rec.updated_at);
         let t = self.type_names.intern(rec.memory_type);
         self.types.push(t);
+        self.recap
+            .push(rec.memory_type == crate::model::SESSION_RECAP);
         self.scope.push(rec.scope);
         self.status.push(rec.status);
         let module = match rec.module {

@@ -12,6 +12,8 @@ pub(crate) struct CompiledFilters<'a> {
     filters: &'a Filters,
     types: Option<Vec<u32>>,
     exclude_types: Vec<u32>,
+    /// Session recaps are left out (the default): told by the corpus's recap flags.
+    hide_recaps: bool,
     modules: Option<Vec<u32>>,
     tags: Option<Vec<u32>>,
     ranges: Vec<(NumericField, Range)>,
@@ -28,13 +30,9 @@ fn numbers(names: &[String], lookup: impl Fn(&str) -> Option<u32>) -> Vec<u32> {
 impl<'a> CompiledFilters<'a> {
     /// Compiles `filters`; the range on `ignore` (if any) is left out (for histograms).
     pub fn new(c: &Corpus, filters: &'a Filters, ignore: Option<NumericField>) -> Self {
-        let mut exclude_types = numbers(&filters.exclude_types, |n| c.type_names.number(n));
-        if !filters.include_session_recap
-            && !filters.types.iter().any(|t| t == SESSION_RECAP)
-            && let Some(n) = c.type_names.number(SESSION_RECAP)
-        {
-            exclude_types.push(n);
-        }
+        let exclude_types = numbers(&filters.exclude_types, |n| c.type_names.number(n));
+        let hide_recaps =
+            !filters.include_session_recap && !filters.types.iter().any(|t| t == SESSION_RECAP);
         let types = (!filters.types.is_empty())
             .then(|| numbers(&filters.types, |n| c.type_names.number(n)));
         let modules = (!filters.modules.is_empty())
@@ -77,6 +75,7 @@ impl<'a> CompiledFilters<'a> {
             filters,
             types,
             exclude_types,
+            hide_recaps,
             modules,
             tags,
             ranges,
@@ -97,13 +96,15 @@ impl<'a> CompiledFilters<'a> {
         if !f.deleted.keeps(c.deleted[slot]) {
             return false;
         }
-        let t = c.types[slot];
-        if self.exclude_types.contains(&t) {
+        if self.hide_recaps && c.recap[slot] {
             return false;
         }
-        if let Some(types) = &self.types
-            && !types.contains(&t)
-        {
+        // each column read only when a filter asks about it
+        if (self.types.is_some() || !self.exclude_types.is_empty()) && {
+            let t = c.types[slot];
+            self.exclude_types.contains(&t)
+                || self.types.as_ref().is_some_and(|ts| !ts.contains(&t))
+        } {
             return false;
         }
         if !f.scopes.is_empty() && !f.scopes.contains(&c.scope[slot]) {
@@ -114,10 +115,11 @@ impl<'a> CompiledFilters<'a> {
         {
             return false;
         }
-        let status = c.status[slot];
-        if (f.exclude_rejected && status == Status::Rejected)
-            || (!f.statuses.is_empty() && !f.statuses.contains(&status))
-        {
+        if (f.exclude_rejected || !f.statuses.is_empty()) && {
+            let status = c.status[slot];
+            (f.exclude_rejected && status == Status::Rejected)
+                || (!f.statuses.is_empty() && !f.statuses.contains(&status))
+        } {
             return false;
         }
         if let Some(tags) = &self.tags
@@ -125,10 +127,11 @@ impl<'a> CompiledFilters<'a> {
         {
             return false;
         }
-        let created = c.created[slot];
-        if self.created_from.is_some_and(|lo| created < lo)
-            || self.created_to.is_some_and(|hi| created > hi)
-        {
+        if (self.created_from.is_some() || self.created_to.is_some()) && {
+            let created = c.created[slot];
+            self.created_from.is_some_and(|lo| created < lo)
+                || self.created_to.is_some_and(|hi| created > hi)
+        } {
             return false;
         }
         if let Some(has) = f.has_relationships

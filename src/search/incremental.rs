@@ -255,6 +255,7 @@ fn splice(pieces: &[Piece<'_>], n: usize, keeps_raw: bool, holds_terms: bool) ->
         tags,
         tag_starts,
         deleted: runs(pieces, |c| &c.deleted),
+        recap: runs(pieces, |c| &c.recap),
         weight: runs(pieces, |c| &c.weight),
         trust: runs(pieces, |c| &c.trust),
         confidence: runs(pieces, |c| &c.confidence),

@@ -59,6 +59,13 @@ impl Needs {
 
     /// What `filters` read.
     pub(crate) fn filters(&mut self, f: &Filters) {
+        // the default filters' session recaps are told by the facts
+        if !f.types.is_empty() || !f.exclude_types.is_empty() {
+            self.fields.insert(Field::Type);
+        }
+        if f.exclude_rejected || !f.statuses.is_empty() {
+            self.fields.insert(Field::Status);
+        }
         if !f.scopes.is_empty() {
             self.fields.insert(Field::Scope);
         }
@@ -123,6 +130,7 @@ impl Needs {
 
     /// The names of the filter panel's choices (types, tags, modules).
     pub(crate) fn facets(&mut self) {
+        self.fields.insert(Field::Type);
         self.fields.insert(Field::Tags);
         self.fields.insert(Field::Module);
     }
@@ -236,8 +244,7 @@ fn load_among(
             }
         }
     }
-    let mut fields: Vec<Field> = IN_EVERY_CORPUS.to_vec();
-    fields.extend(needs.fields.iter().copied());
+    let fields: Vec<Field> = needs.fields.iter().copied().collect();
     if !read_fields(reader, &mut c, fields)? {
         return Ok(None);
     }
@@ -246,10 +253,6 @@ fn load_among(
     }
     Ok(Some(c))
 }
-
-/// The fields every corpus read holds beside what its request needs: every filter
-/// reads the types and statuses.
-const IN_EVERY_CORPUS: [Field; 2] = [Field::Type, Field::Status];
 
 /// Reads the columns of `fields` for every document of `c` into it, on both cores
 /// (every other field each) from [`PARALLEL_FIELDS`] memories on; false when a stored
@@ -300,7 +303,7 @@ pub(crate) fn extend(
     let missing: Vec<Field> = more
         .fields
         .iter()
-        .filter(|f| !read.fields.contains(f) && !IN_EVERY_CORPUS.contains(f))
+        .filter(|f| !read.fields.contains(f))
         .copied()
         .collect();
     if !missing.is_empty() {
@@ -352,6 +355,7 @@ fn push_fact(c: &mut Corpus, doc: u32, fact: facts::Fact) {
     c.docs.push(doc);
     c.created.push(fact.created_at);
     c.deleted.push(fact.deleted);
+    c.recap.push(fact.session_recap);
     c.lengths.push(fact.length);
 }
 
@@ -360,6 +364,7 @@ fn append_facts(c: &mut Corpus, tail: &Corpus) {
     c.docs.append(&tail.docs);
     c.created.append(&tail.created);
     c.deleted.append(&tail.deleted);
+    c.recap.append(&tail.recap);
     c.lengths.append(&tail.lengths);
 }
 
