@@ -245,3 +245,43 @@ fn detail_lists_links_both_ways_and_history_and_reads_are_told() {
     assert_eq!(told.recv().expect("told").ids, ["m05"]);
     assert_eq!(c.history().changes, 0, "a read is not a change");
 }
+
+#[test]
+fn a_scan_of_the_persisted_haystacks_stops_once_a_newer_request_arrives() {
+    let (_dir, store) = store_with(&memories());
+    // not loaded: the persisted index answers, scanning the haystack chunks
+    let c = LocalCollection::over(Arc::new(store));
+    for (query, engine) in [("gama", Engine::Fuzzy), ("a c", Engine::Literal)] {
+        let req = SearchRequest {
+            query: query.into(),
+            engine,
+            ..SearchRequest::default()
+        };
+        // not superseded when it starts, superseded when the scan next asks
+        let asked = std::sync::atomic::AtomicUsize::new(0);
+        let newer_arrives = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) > 0;
+        assert_eq!(
+            c.search_unless(&req, &newer_arrives).expect("search"),
+            None,
+            "{query:?} by {engine:?}"
+        );
+        assert!(
+            asked.load(std::sync::atomic::Ordering::Relaxed) > 1,
+            "the scan asked too ({query:?})"
+        );
+        assert!(!c.is_loaded(), "a stopped scan loads nothing");
+        let whole = c.search_unless(&req, &|| false).expect("search");
+        assert!(
+            whole.as_ref().is_some_and(|r| r.total > 0),
+            "{query:?} finds"
+        );
+        assert_eq!(whole, Some(c.search(&req).expect("search")));
+        assert_eq!(
+            c.search(&req).expect("search"),
+            Searcher::open(c.reader().expect("reader"))
+                .expect("open")
+                .search(&req),
+            "the persisted answer is the loaded one ({query:?})"
+        );
+    }
+}

@@ -272,7 +272,7 @@ impl Collection for LocalCollection {
     fn search_unless(
         &self,
         request: &SearchRequest,
-        superseded: &dyn Fn() -> bool,
+        superseded: &(dyn Fn() -> bool + Sync),
     ) -> CollectionResult<Option<SearchResponse>> {
         if superseded() {
             return Ok(None);
@@ -283,8 +283,12 @@ impl Collection for LocalCollection {
                 .search_progressive(request, PROGRESS_CHUNK, &mut |_| !superseded())
                 .map(exact)
                 .transpose(),
-            // the persisted index answers whole; a newer request waits at most for it
-            None => self.search(request).map(Some),
+            // so does a scan of the persisted haystacks
+            None => self.with_index(|index| {
+                plan::answer_unless(index, request, superseded)?
+                    .map(exact)
+                    .transpose()
+            }),
         }
     }
 

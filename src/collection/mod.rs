@@ -92,7 +92,7 @@ pub trait Collection: Send + Sync {
     fn search_unless(
         &self,
         request: &SearchRequest,
-        superseded: &dyn Fn() -> bool,
+        superseded: &(dyn Fn() -> bool + Sync),
     ) -> CollectionResult<Option<SearchResponse>> {
         if superseded() {
             return Ok(None);

@@ -230,9 +230,12 @@ pub fn for_each<T: ReadableTable<u32, Sealed>>(
 pub fn for_each_covering<T: ReadableTable<u32, Sealed>>(
     table: &T,
     docs: std::ops::RangeInclusive<u32>,
-    f: impl FnMut(u32, &Chunk<'_>),
+    mut f: impl FnMut(u32, &Chunk<'_>),
 ) -> Result<(), StorageError> {
-    walk_covering(table, docs, Walk::OldestFirst, f)
+    walk_covering(table, docs, Walk::OldestFirst, |first, chunk| {
+        f(first, chunk);
+        true
+    })
 }
 
 /// The order in which [`walk_covering`] visits chunks.
@@ -244,12 +247,13 @@ pub enum Walk {
     NewestFirst,
 }
 
-/// [`for_each_covering`] in the order `walk` gives.
+/// [`for_each_covering`] in the order `walk` gives, for as long as `f` says to go on
+/// (returns true): the chunks after one it stopped at are not read.
 pub fn walk_covering<T: ReadableTable<u32, Sealed>>(
     table: &T,
     docs: std::ops::RangeInclusive<u32>,
     walk: Walk,
-    mut f: impl FnMut(u32, &Chunk<'_>),
+    mut f: impl FnMut(u32, &Chunk<'_>) -> bool,
 ) -> Result<(), StorageError> {
     // the chunk holding the first document starts at or before it
     let from = chunk_before(table, *docs.start())?.map_or(*docs.start(), |(first, _)| first);
@@ -257,14 +261,26 @@ pub fn walk_covering<T: ReadableTable<u32, Sealed>>(
         let (first, bytes) = entry?;
         let first = first.value();
         let parsed = Chunk::parse(bytes.value().open(&first)?).ok_or_else(|| damaged(first))?;
-        f(first, &parsed);
-        Ok::<(), StorageError>(())
+        Ok::<bool, StorageError>(f(first, &parsed))
     };
     let range = table.range(from..=*docs.end())?;
     match walk {
-        Walk::OldestFirst => range.into_iter().try_for_each(&mut visit),
-        Walk::NewestFirst => range.rev().try_for_each(&mut visit),
+        Walk::OldestFirst => {
+            for entry in range {
+                if !visit(entry)? {
+                    break;
+                }
+            }
+        }
+        Walk::NewestFirst => {
+            for entry in range.rev() {
+                if !visit(entry)? {
+                    break;
+                }
+            }
+        }
     }
+    Ok(())
 }
 
 /// A stored chunk's bytes, read from its table.

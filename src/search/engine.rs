@@ -50,21 +50,22 @@ pub(crate) struct EngineOutcome {
 /// `within`, when given, is a subset of them known to hold every literal (all words)
 /// or fuzzy match, from a previous query the new one extends. `snapshot` is the store
 /// snapshot the corpus was read from, when kept (BM25 reads its postings). `fuzzy` says
-/// which fuzzy scores the page's order needs, and the best found so far.
+/// which fuzzy scores the page's order needs, and the best found so far; `stop` stops
+/// a scan of the snapshot's haystacks between chunks (the outcome is then incomplete).
 pub(crate) fn run(
     c: &Corpus,
     selection: &Selection,
     within: Option<&[u32]>,
-    engine: Engine,
-    query: &str,
+    (engine, query): (Engine, &str),
     snapshot: Option<&crate::store::StoreReader>,
     fuzzy: (Ranking, &Floor),
+    stop: crate::search::Stop<'_>,
 ) -> EngineOutcome {
     let (set, member) = (&selection.set[..], &selection.member[..]);
     if c.stored_text
         && let Some(reader) = snapshot
     {
-        return run_stored(c, selection, engine, query, reader, fuzzy.0);
+        return run_stored(c, selection, (engine, query), reader, fuzzy.0, stop);
     }
     match engine {
         Engine::Literal => run_literal(c, set, member, within, query, None),
@@ -104,10 +105,10 @@ pub(crate) fn run(
 fn run_stored(
     c: &Corpus,
     selection: &Selection,
-    engine: Engine,
-    query: &str,
+    (engine, query): (Engine, &str),
     reader: &crate::store::StoreReader,
     ranking: Ranking,
+    stop: crate::search::Stop<'_>,
 ) -> EngineOutcome {
     let set = &selection.set[..];
     let docs: Vec<u32> = set.iter().map(|&s| c.docs[s as usize]).collect();
@@ -124,7 +125,7 @@ fn run_stored(
                 &crate::search::literal_postings::counts(&docs, holding),
                 words.len(),
             )),
-            None => crate::search::stored_text::literal(reader, &docs, &words),
+            None => crate::search::stored_text::literal(reader, &docs, &words, stop),
         };
         let incomplete = found.is_none();
         let mut found = found.unwrap_or(literal::LiteralOutcome {
@@ -156,7 +157,8 @@ fn run_stored(
         }
         Engine::Fuzzy => {
             let rank = |pos: u32| c.time_rank[set[pos as usize] as usize];
-            let found = crate::search::stored_text::fuzzy(reader, &docs, query, ranking, &rank);
+            let found =
+                crate::search::stored_text::fuzzy(reader, &docs, (query, ranking), &rank, stop);
             let incomplete = found.is_none();
             let found = found.unwrap_or(fuzzy::Found {
                 matches: Vec::new(),

@@ -76,3 +76,12 @@ pub use request::{
     SearchRequest, SearchResponse,
 };
 pub use searcher::Searcher;
+
+/// Asked between the chunks of a long scan: true once a newer request has superseded
+/// the one being answered, which then stops and answers nothing.
+pub type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// A [`Stop`] that never stops: the scan runs to its end.
+pub(crate) fn never() -> bool {
+    false
+}

@@ -17,12 +17,12 @@
 //! All run the same filter, engine, order and page code (`Searcher::answer_on`), so
 //! they agree by construction; `tests/search_plan.rs` holds them to each other.
 
-use crate::search::Filters;
 use crate::search::histogram::Histogram;
 use crate::search::kept::{KeptCorpus, with_searcher};
 use crate::search::request::{NumericField, SearchRequest, SearchResponse};
 use crate::search::searcher::Searcher;
 use crate::search::stored::{self, Needs};
+use crate::search::{Filters, Stop};
 use crate::store::{StoreError, StoreReader, StoreResult};
 
 /// Where a request is answered from.
@@ -68,13 +68,31 @@ fn on_stored<T>(
 
 /// Answers `req` exactly (SPEC §3) from `index`.
 pub fn answer(index: Index<'_>, req: &SearchRequest) -> StoreResult<SearchResponse> {
+    let never: Stop<'_> = &crate::search::never;
+    match answer_unless(index, req, never)? {
+        Some(resp) => Ok(resp),
+        None => unreachable!("a scan that is never stopped answers"),
+    }
+}
+
+/// [`answer`], whose scan of the persisted haystacks stops between their chunks once
+/// `stop` says so: then `None` (a newer request supersedes this one). The in-memory
+/// searcher answers whole here (its own scans stop through
+/// [`Searcher::search_progressive`]).
+pub fn answer_unless(
+    index: Index<'_>,
+    req: &SearchRequest,
+    stop: Stop<'_>,
+) -> StoreResult<Option<SearchResponse>> {
     let (reader, kept) = match index.source() {
-        Source::Memory(searcher) => return Ok(searcher.search(req)),
+        Source::Memory(searcher) => return Ok(Some(searcher.search(req))),
         Source::Persisted(reader, kept) => (reader, kept),
     };
-    match answer_stored(reader, kept, req)? {
-        Some(resp) => Ok(resp),
-        None => Ok(Searcher::load(reader)?.search(req)),
+    match answer_stored(reader, kept, req, stop)? {
+        Some(resp) => Ok(Some(resp)),
+        // stopped, not damaged: nothing to answer, and no reason to load the store
+        None if stop() => Ok(None),
+        None => Ok(Some(Searcher::load(reader)?.search(req))),
     }
 }
 
@@ -84,7 +102,7 @@ pub fn from_stored(
     reader: &StoreReader,
     req: &SearchRequest,
 ) -> StoreResult<Option<SearchResponse>> {
-    answer_stored(reader, None, req)
+    answer_stored(reader, None, req, &crate::search::never)
 }
 
 /// [`from_stored`], reading the corpus into `kept` when there is one.
@@ -92,6 +110,7 @@ fn answer_stored(
     reader: &StoreReader,
     kept: Option<&KeptCorpus>,
     req: &SearchRequest,
+    stop: Stop<'_>,
 ) -> StoreResult<Option<SearchResponse>> {
     if let Some(answer) = bm25_among_postings(reader, req)? {
         return Ok(Some(answer));
@@ -104,7 +123,7 @@ fn answer_stored(
     needs.mode(Searcher::effective_mode(req));
     needs.engine(req);
     Ok(on_stored(reader, kept, &needs, |searcher| {
-        searcher.answer_on(Some(reader), req)
+        searcher.answer_unless(Some(reader), req, stop)
     })?
     .flatten())
 }

@@ -94,10 +94,10 @@ impl Searcher {
                 c,
                 &selection,
                 Some(&[]),
-                req.engine,
-                &req.query,
+                (req.engine, &req.query),
                 self.snapshot(),
                 (ranking, &floor),
+                &crate::search::never,
             )
         };
         self.remember(req, &outcome);

@@ -330,6 +330,17 @@ impl Searcher {
         snapshot: Option<&StoreReader>,
         req: &SearchRequest,
     ) -> Option<SearchResponse> {
+        self.answer_unless(snapshot, req, &crate::search::never)
+    }
+
+    /// [`Searcher::answer_on`] whose scan of stored haystacks stops between chunks once
+    /// `stop` says so (then `None`, as when a haystack cannot be read).
+    pub(crate) fn answer_unless(
+        &self,
+        snapshot: Option<&StoreReader>,
+        req: &SearchRequest,
+        stop: crate::search::Stop<'_>,
+    ) -> Option<SearchResponse> {
         let c = &self.corpus;
         let selection = self.select(&req.filters);
         let (set, member) = (&selection.set, &selection.member);
@@ -366,10 +377,10 @@ impl Searcher {
             c,
             &selection,
             narrowed.as_ref().map(|n| &n.within[..]),
-            req.engine,
-            &req.query,
+            (req.engine, &req.query),
             snapshot,
             (ranking, &floor),
+            stop,
         );
         if o.incomplete {
             return None;
@@ -408,10 +419,10 @@ impl Searcher {
                 c,
                 &selection,
                 None,
-                req.engine,
-                &req.query,
+                (req.engine, &req.query),
                 snapshot,
                 (Ranking::Page, &floor),
+                &crate::search::never,
             );
             if o.incomplete {
                 return None;

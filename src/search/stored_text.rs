@@ -6,6 +6,7 @@
 
 use crate::index::haystacks::{self, FUZZY_TEXT, LITERAL_TEXT, Walk};
 use crate::index::sealed::Sealed;
+use crate::search::Stop;
 use crate::search::corpus::Corpus;
 use crate::search::engine;
 use crate::search::fuzzy::{self, Best, Floor, Matching, Ranking};
@@ -21,13 +22,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// that holds some at a position in `part`, the chunk's first document and the chunk,
 /// in the order `walk` gives (reading only those chunks). `Some(true)` when every
 /// document was found and `f` accepted each chunk (returned true); `None` when the
-/// table cannot be read or a chunk is damaged.
+/// table cannot be read, a chunk is damaged, or `stop` said to stop before the last
+/// chunk.
 fn each_chunk(
     reader: &StoreReader,
     table: redb::TableDefinition<'static, u32, Sealed>,
-    docs: &[u32],
-    part: Range<usize>,
+    (docs, part): (&[u32], Range<usize>),
     walk: Walk,
+    stop: Stop<'_>,
     mut f: impl FnMut(Range<usize>, u32, &haystacks::Chunk<'_>) -> bool,
 ) -> Option<bool> {
     let (Some(&first), Some(&last)) = (docs.get(part.start), docs.get(part.end.wrapping_sub(1)))
@@ -38,7 +40,12 @@ fn each_chunk(
     // the positions not yet given to a chunk
     let mut left = part.clone();
     let mut accepted = true;
+    let mut stopped = false;
     haystacks::walk_covering(&table, first..=last, walk, |chunk, c| {
+        if stop() {
+            stopped = true;
+            return false;
+        }
         let holds = |pos: usize| docs[pos] >= chunk && ((docs[pos] - chunk) as usize) < c.len();
         let held = match walk {
             Walk::OldestFirst => {
@@ -59,8 +66,12 @@ fn each_chunk(
         if !held.is_empty() {
             accepted &= f(held, chunk, c);
         }
+        true
     })
     .ok()?;
+    if stopped {
+        return None;
+    }
     Some(accepted && left.is_empty())
 }
 
@@ -69,17 +80,17 @@ fn each_chunk(
 /// says whether it is whole.
 fn each_literal(
     reader: &StoreReader,
-    docs: &[u32],
-    part: Range<usize>,
+    (docs, part): (&[u32], Range<usize>),
+    stop: Stop<'_>,
     mut f: impl FnMut(usize, u32, &haystacks::Chunk<'_>, usize) -> bool,
 ) -> Option<bool> {
     let walk = Walk::OldestFirst;
     each_chunk(
         reader,
         LITERAL_TEXT,
-        docs,
-        part,
+        (docs, part),
         walk,
+        stop,
         |positions, chunk, c| {
             let mut accepted = true;
             for pos in positions {
@@ -92,11 +103,12 @@ fn each_literal(
 
 /// The literal engine (SPEC §3.2, with its OR fallback) over the memories stored under
 /// `docs` (ascending); a match's slot is its position in `docs`. `None` when a haystack
-/// is missing or damaged.
+/// is missing or damaged, or `stop` stopped the scan.
 pub(crate) fn literal(
     reader: &StoreReader,
     docs: &[u32],
     words: &[String],
+    stop: Stop<'_>,
 ) -> Option<literal::LiteralOutcome> {
     if let Some(holding) = crate::search::literal_postings::word_docs(reader, words) {
         let counts = crate::search::literal_postings::counts(docs, &holding);
@@ -108,7 +120,7 @@ pub(crate) fn literal(
     let counts: Vec<(u32, u32)> = engine::in_parts(docs.len(), |part| {
         let mut counts = Vec::new();
         let mut in_chunk: Option<(u32, Vec<u32>)> = None;
-        let whole = each_literal(reader, docs, part, |pos, chunk, c, slot| {
+        let whole = each_literal(reader, (docs, part), stop, |pos, chunk, c, slot| {
             if in_chunk.as_ref().is_none_or(|(n, _)| *n != chunk) {
                 let mut words_in = vec![0u32; c.len()];
                 for (f, w) in finders.iter().zip(words) {
@@ -137,13 +149,13 @@ pub(crate) fn literal(
 /// haystacks tested where they are stored, scored as `ranking` asks (as the loaded
 /// engine scores them, [`fuzzy::run`]); a match's slot is its position in `docs`, and
 /// `rank` gives the time rank of a position (asked only when the ranking keeps a list).
-/// `None` when a haystack is missing or damaged.
+/// `None` when a haystack is missing or damaged, or `stop` stopped the scan.
 pub(crate) fn fuzzy(
     reader: &StoreReader,
     docs: &[u32],
-    query: &str,
-    ranking: Ranking,
+    (query, ranking): (&str, Ranking),
     rank: &(dyn Fn(u32) -> u32 + Sync),
+    stop: Stop<'_>,
 ) -> Option<fuzzy::Found> {
     let pattern = FuzzyPattern::new(query);
     let floor = Floor::default();
@@ -158,9 +170,9 @@ pub(crate) fn fuzzy(
         let whole = each_chunk(
             reader,
             FUZZY_TEXT,
-            docs,
-            part,
+            (docs, part),
             walk,
+            stop,
             |positions, chunk, c| {
                 // the slots from the first document's to the last's, checked as UTF-8 in
                 // one pass
