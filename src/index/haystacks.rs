@@ -264,20 +264,13 @@ pub fn walk_covering<T: ReadableTable<u32, Sealed>>(
         Ok::<bool, StorageError>(f(first, &parsed))
     };
     let range = table.range(from..=*docs.end())?;
-    match walk {
-        Walk::OldestFirst => {
-            for entry in range {
-                if !visit(entry)? {
-                    break;
-                }
-            }
-        }
-        Walk::NewestFirst => {
-            for entry in range.rev() {
-                if !visit(entry)? {
-                    break;
-                }
-            }
+    let entries: Box<dyn Iterator<Item = _>> = match walk {
+        Walk::OldestFirst => Box::new(range),
+        Walk::NewestFirst => Box::new(range.rev()),
+    };
+    for entry in entries {
+        if !visit(entry)? {
+            break;
         }
     }
     Ok(())

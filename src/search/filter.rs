@@ -100,12 +100,13 @@ impl<'a> CompiledFilters<'a> {
             return false;
         }
         // each column read only when a filter asks about it
-        if (self.types.is_some() || !self.exclude_types.is_empty()) && {
+        if self.types.is_some() || !self.exclude_types.is_empty() {
             let t = c.types[slot];
-            self.exclude_types.contains(&t)
+            if self.exclude_types.contains(&t)
                 || self.types.as_ref().is_some_and(|ts| !ts.contains(&t))
-        } {
-            return false;
+            {
+                return false;
+            }
         }
         if !f.scopes.is_empty() && !f.scopes.contains(&c.scope[slot]) {
             return false;
@@ -115,24 +116,26 @@ impl<'a> CompiledFilters<'a> {
         {
             return false;
         }
-        if (f.exclude_rejected || !f.statuses.is_empty()) && {
+        if f.exclude_rejected || !f.statuses.is_empty() {
             let status = c.status[slot];
-            (f.exclude_rejected && status == Status::Rejected)
+            if (f.exclude_rejected && status == Status::Rejected)
                 || (!f.statuses.is_empty() && !f.statuses.contains(&status))
-        } {
-            return false;
+            {
+                return false;
+            }
         }
         if let Some(tags) = &self.tags
             && !c.tags_of(slot).iter().any(|t| tags.contains(t))
         {
             return false;
         }
-        if (self.created_from.is_some() || self.created_to.is_some()) && {
+        if self.created_from.is_some() || self.created_to.is_some() {
             let created = c.created[slot];
-            self.created_from.is_some_and(|lo| created < lo)
+            if self.created_from.is_some_and(|lo| created < lo)
                 || self.created_to.is_some_and(|hi| created > hi)
-        } {
-            return false;
+            {
+                return false;
+            }
         }
         if let Some(has) = f.has_relationships
             && (c.relationship_count[slot] > 0) != has

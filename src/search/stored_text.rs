@@ -84,12 +84,11 @@ fn each_literal(
     stop: Stop<'_>,
     mut f: impl FnMut(usize, u32, &haystacks::Chunk<'_>, usize) -> bool,
 ) -> Option<bool> {
-    let walk = Walk::OldestFirst;
     each_chunk(
         reader,
         LITERAL_TEXT,
         (docs, part),
-        walk,
+        Walk::OldestFirst,
         stop,
         |positions, chunk, c| {
             let mut accepted = true;
