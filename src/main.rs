@@ -2,7 +2,8 @@
 
 use clap::Parser;
 
-/// mimalloc in an import, the system's allocator elsewhere (`memlens::allocator`).
+/// mimalloc in an import, the system's allocator elsewhere (`memlens::allocator`,
+/// `commands::allocation`).
 #[global_allocator]
 static ALLOCATOR: memlens::allocator::Allocator = memlens::allocator::Allocator;
 
@@ -10,6 +11,7 @@ mod cli;
 mod commands;
 
 use cli::{Cli, Command};
+use commands::allocation::Allocation;
 use commands::{CommandError, browse, open_existing};
 use memlens::model::Timestamp;
 use memlens::paths;
@@ -66,7 +68,17 @@ fn main() -> ExitCode {
     }
 }
 
+/// What the process of `command` needs of the allocator.
+fn allocation(command: Option<&Command>) -> Allocation {
+    match command {
+        None | Some(Command::Demo | Command::Mcp) => Allocation::Staying,
+        Some(Command::Import(_)) => Allocation::Import,
+        Some(_) => Allocation::Request,
+    }
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
+    commands::allocation::prepare(allocation(cli.command.as_ref()));
     if let Some(Command::Mcp) = cli.command {
         // Before anything takes stdout: it carries the protocol.
         return commands::mcp::run(&paths::store_path(cli.db)?).map_err(Failure::from);
@@ -87,7 +99,6 @@ fn run(cli: Cli) -> Result<(), Failure> {
             browse(&path, cli.no_mouse, &mut out)
         }
         Some(Command::Import(args)) => {
-            commands::import_allocator::reexec_with_import_allocator();
             commands::import::run(&paths::store_path(db)?, &args, &mut out, &mut err)
                 .map_err(Failure::from)
         }

@@ -70,7 +70,11 @@ fn cut<T: Send>(
         done
     });
     done.sort_unstable_by_key(|(i, _)| *i);
-    done.into_iter().flat_map(|(_, results)| results).collect()
+    let mut all = Vec::with_capacity(done.iter().map(|(_, results)| results.len()).sum());
+    for (_, mut results) in done {
+        all.append(&mut results);
+    }
+    all
 }
 
 /// How many pieces per core [`in_pieces`] cuts its work into.

@@ -450,6 +450,86 @@ fn an_import_runs_with_mimalloc_unless_the_allocator_is_chosen() {
     assert_eq!(exported, expected);
 }
 
+/// The `GLIBC_TUNABLES` entry of the environment of process `pid` (empty when none).
+/// glibc parses the variable in place, turning each `:` between tunables into a NUL, so
+/// the entries after it whose name holds a dot (no variable's does) are its tunables.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn tunables_of(pid: u32) -> String {
+    let bytes = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    let mut entries = text.split('\0');
+    let Some(first) = entries.find(|e| e.starts_with("GLIBC_TUNABLES=")) else {
+        return String::new();
+    };
+    let tunable = |e: &&str| {
+        e.split_once('=')
+            .is_some_and(|(name, _)| name.contains('.'))
+    };
+    std::iter::once(first)
+        .chain(entries.take_while(tunable))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// Runs `memlens search` on a store path that is a named pipe, with `GLIBC_TUNABLES`
+/// set to `user` (or unset); while it waits to read the pipe, takes its `GLIBC_TUNABLES`
+/// entry once it holds the request's last tunable (or after 10 s), then feeds it bytes
+/// that are no store. Returns the entry and the search's stderr.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn request_tunables_seen(user: Option<&str>) -> (String, String) {
+    use memlens::allocator::{REQUEST_TUNABLES, TUNABLES_ENV};
+    use std::io::Write;
+    let home = tempfile::tempdir().unwrap();
+    let pipe = home.path().join("store.redb");
+    make_fifo(&pipe);
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memlens"));
+    cmd.args(["--db", s(&pipe), "search", "water"])
+        .env_remove(TUNABLES_ENV)
+        .env_remove(ALLOCATOR_ENV)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    if let Some(value) = user {
+        cmd.env(TUNABLES_ENV, value);
+    }
+    let child = cmd.spawn().unwrap();
+    let last = REQUEST_TUNABLES[REQUEST_TUNABLES.len() - 1].0;
+    let start = std::time::Instant::now();
+    let seen = loop {
+        let seen = tunables_of(child.id());
+        if seen.contains(last) || start.elapsed().as_secs() >= 10 {
+            break seen;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let mut input = std::fs::OpenOptions::new().write(true).open(&pipe).unwrap();
+    let _ = input.write_all(b"no store here");
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    (seen, stderr(&out))
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn a_request_runs_with_huge_pages_and_keeps_the_users_tunables() {
+    use memlens::allocator::{REQUEST_TUNABLES, TUNABLES_ENV};
+    let all = REQUEST_TUNABLES.map(|(n, v)| format!("{n}={v}")).join(":");
+    let (seen, err) = request_tunables_seen(None);
+    assert_eq!(seen, format!("{TUNABLES_ENV}={all}"));
+    // the run after the re-execution is the one that fails, once
+    assert_eq!(err.matches("not a redb database").count(), 1, "{err}");
+
+    // the user's own tunables stay, their value of one of the request's first
+    let user = format!("glibc.rtld.nns=8:{}=0", REQUEST_TUNABLES[0].0);
+    let (seen, _) = request_tunables_seen(Some(&user));
+    let rest = REQUEST_TUNABLES[1..]
+        .iter()
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect::<Vec<_>>()
+        .join(":");
+    assert_eq!(seen, format!("{TUNABLES_ENV}={user}:{rest}"));
+}
+
 /// Makes a named pipe at `path`.
 fn make_fifo(path: &Path) {
     let made = std::process::Command::new("mkfifo")

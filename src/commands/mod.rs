@@ -1,13 +1,13 @@
 //! One function per subcommand. Each writes its output to the writers it is given (so
 //! tests can read it) and returns a [`CommandError`] that `main` prints as `error: …`.
 
+pub mod allocation;
 pub mod browse;
 pub mod check;
 pub mod curate;
 pub mod export;
 pub mod get;
 pub mod import;
-pub mod import_allocator;
 pub mod mcp;
 pub mod review;
 pub mod search;

@@ -21,6 +21,8 @@ pub(crate) struct CompiledFilters<'a> {
     created_to: Option<i64>,
     /// Whether a bound of the ignored field was left out.
     left_out: bool,
+    /// Whether the facts' flags (deleted, session recap) are all these filters read.
+    only_flags: bool,
 }
 
 fn numbers(names: &[String], lookup: impl Fn(&str) -> Option<u32>) -> Vec<u32> {
@@ -70,7 +72,21 @@ impl<'a> CompiledFilters<'a> {
         }
         let ignore_time = ignore == Some(NumericField::CreatedAt);
         let time_bounded = filters.created_from.is_some() || filters.created_to.is_some();
+        let created_from = filters.created_from.filter(|_| !ignore_time).map(|t| t.0);
+        let created_to = filters.created_to.filter(|_| !ignore_time).map(|t| t.0);
+        let only_flags = types.is_none()
+            && exclude_types.is_empty()
+            && filters.scopes.is_empty()
+            && modules.is_none()
+            && !filters.exclude_rejected
+            && filters.statuses.is_empty()
+            && tags.is_none()
+            && created_from.is_none()
+            && created_to.is_none()
+            && filters.has_relationships.is_none()
+            && ranges.is_empty();
         CompiledFilters {
+            only_flags,
             left_out: left_out || (ignore_time && time_bounded),
             filters,
             types,
@@ -79,8 +95,8 @@ impl<'a> CompiledFilters<'a> {
             modules,
             tags,
             ranges,
-            created_from: filters.created_from.filter(|_| !ignore_time).map(|t| t.0),
-            created_to: filters.created_to.filter(|_| !ignore_time).map(|t| t.0),
+            created_from,
+            created_to,
         }
     }
 
@@ -92,13 +108,20 @@ impl<'a> CompiledFilters<'a> {
 
     /// Whether the memory in `slot` passes every filter.
     pub fn passes(&self, c: &Corpus, slot: usize) -> bool {
+        self.passes_flags(c.deleted[slot], c.recap[slot])
+            && (self.only_flags || self.passes_columns(c, slot))
+    }
+
+    /// Whether a memory soft-deleted or not (`deleted`), a session recap or not
+    /// (`recap`), passes the filters on these flags.
+    #[inline]
+    fn passes_flags(&self, deleted: bool, recap: bool) -> bool {
+        self.filters.deleted.keeps(deleted) && !(self.hide_recaps && recap)
+    }
+
+    /// Whether the memory in `slot` passes every filter beside the flags'.
+    fn passes_columns(&self, c: &Corpus, slot: usize) -> bool {
         let f = self.filters;
-        if !f.deleted.keeps(c.deleted[slot]) {
-            return false;
-        }
-        if self.hide_recaps && c.recap[slot] {
-            return false;
-        }
         // each column read only when a filter asks about it
         if self.types.is_some() || !self.exclude_types.is_empty() {
             let t = c.types[slot];
@@ -147,13 +170,30 @@ impl<'a> CompiledFilters<'a> {
             .all(|(field, r)| r.admits(c.value(slot, *field)))
     }
 
-    /// Every slot that passes, ascending; on all cores for large stores.
+    /// Every slot that passes, ascending; on all cores for large stores. Filters on the
+    /// flags alone (the default ones among them) read the flags a run at a time.
     pub fn select(&self, c: &Corpus) -> Vec<u32> {
         in_parts(c.len(), |range| {
-            range
-                .filter(|&s| self.passes(c, s))
-                .map(|s| s as u32)
-                .collect()
+            if !self.only_flags {
+                return range
+                    .filter(|&s| self.passes(c, s))
+                    .map(|s| s as u32)
+                    .collect();
+            }
+            debug_assert_eq!(c.deleted.len(), c.recap.len());
+            let mut kept = Vec::with_capacity(range.len());
+            let runs = c.deleted.runs(range.clone()).zip(c.recap.runs(range));
+            for ((first, deleted), (also, recap)) in runs {
+                debug_assert_eq!((first, deleted.len()), (also, recap.len()));
+                let flags = deleted.iter().zip(recap);
+                kept.extend(
+                    (first as u32..)
+                        .zip(flags)
+                        .filter(|(_, (d, r))| self.passes_flags(**d, **r))
+                        .map(|(s, _)| s),
+                );
+            }
+            kept
         })
     }
 

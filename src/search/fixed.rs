@@ -38,6 +38,20 @@ impl<T: Clone> Fixed<T> {
         part.push(value);
     }
 
+    /// Adds `values` as the values of the next slots, a run at a time.
+    pub(crate) fn extend_from_slice(&mut self, values: &[T]) {
+        let mut rest = values;
+        while !rest.is_empty() {
+            let slot = self.parts.slots();
+            let room = super::parts::PART_SLOTS - slot % super::parts::PART_SLOTS;
+            let (run, later) = rest.split_at(room.min(rest.len()));
+            // the part of the run's last slot is the part of its first
+            let (part, _) = self.parts.writing(slot + run.len() - 1);
+            part.extend_from_slice(run);
+            rest = later;
+        }
+    }
+
     /// Adds the values of every slot of `other` after the last slot held.
     pub(crate) fn append(&mut self, other: &Fixed<T>) {
         self.parts.append(self.len(), &other.parts, 0, other.len());
@@ -69,6 +83,19 @@ impl<T: Clone> Fixed<T> {
     /// Every value in slot order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
         self.parts.each().flat_map(|(_, part)| part.iter())
+    }
+
+    /// The values of the slots of `range` a part at a time: each run's first slot and
+    /// its values.
+    pub(crate) fn runs(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, &[T])> {
+        self.parts.each().filter_map(move |(first, part)| {
+            let lo = range.start.max(first);
+            let hi = range.end.min(first + part.len());
+            (lo < hi).then(|| (lo, &part[lo - first..hi - first]))
+        })
     }
 
     /// The first slot whose value `pred` rejects, when `pred` holds for a prefix of the
@@ -134,11 +161,28 @@ mod tests {
         fn reads_and_searches_like_the_vector_it_holds(
             mut values in prop::collection::vec(0u32..1000, 0..PART_SLOTS * 4),
             probe in 0u32..1001,
+            run_len in 1usize..PART_SLOTS * 2,
         ) {
             values.sort_unstable();
             values.dedup();
             let fixed: Fixed<u32> = values.iter().copied().collect();
             prop_assert_eq!(fixed.len(), values.len());
+            // the same values added in runs of any length read alike
+            let mut in_runs: Fixed<u32> = Fixed::default();
+            for run in values.chunks(run_len) {
+                in_runs.extend_from_slice(run);
+            }
+            prop_assert_eq!(in_runs.iter().copied().collect::<Vec<_>>(), values.clone());
+            prop_assert_eq!(in_runs.len(), values.len());
+            // any range read run by run holds its values, each run where it starts
+            let (a, b) = (probe as usize % (values.len() + 1), run_len % (values.len() + 1));
+            let range = a.min(b)..a.max(b);
+            let mut read = Vec::new();
+            for (first, run) in fixed.runs(range.clone()) {
+                prop_assert_eq!(first, range.start + read.len());
+                read.extend_from_slice(run);
+            }
+            prop_assert_eq!(&read[..], &values[range]);
             prop_assert_eq!(fixed.iter().copied().collect::<Vec<_>>(), values.clone());
             prop_assert_eq!(fixed.last(), values.last());
             prop_assert_eq!(fixed.partition_point(|&v| v < probe), values.partition_point(|&v| v < probe));

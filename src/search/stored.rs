@@ -237,11 +237,13 @@ fn load_among(
         None => read_all_facts(reader, &facts_table, &mut c)?,
         Some(docs) => {
             let facts = facts::get_many(&facts_table, docs).map_err(|e| storage(reader, e))?;
+            let mut run = FactRun::new();
             for (&doc, fact) in docs.iter().zip(facts) {
                 if let Some(fact) = fact {
-                    push_fact(&mut c, doc, fact);
+                    run.push(&mut c, doc, fact);
                 }
             }
+            run.join(&mut c);
         }
     }
     let fields: Vec<Field> = needs.fields.iter().copied().collect();
@@ -330,7 +332,7 @@ fn read_all_facts(
         .map_err(|e| storage(reader, e))?
         .map_or(0, |(last, _)| last.value() + 1);
     if chunks < PARALLEL_FACT_CHUNKS {
-        return facts::for_each(table, |doc, fact| push_fact(c, doc, fact))
+        return push_facts(c, |f| facts::each_chunk_in(table, .., f))
             .map_err(|e| storage(reader, e));
     }
     let half = chunks / 2;
@@ -339,27 +341,88 @@ fn read_all_facts(
         || {
             let mut tail = Corpus::without_terms();
             let table = reader.table(FACTS)?;
-            facts::for_each_in(&table, half.., |doc, fact| push_fact(&mut tail, doc, fact))
+            push_facts(&mut tail, |f| facts::each_chunk_in(&table, half.., f))
                 .map_err(|e| storage(reader, e))?;
             Ok::<_, crate::store::StoreError>(tail)
         },
-        || facts::for_each_in(table, ..half, |doc, fact| push_fact(c, doc, fact)),
+        || push_facts(c, |f| facts::each_chunk_in(table, ..half, f)),
     );
     head.map_err(|e| storage(reader, e))?;
     append_facts(c, &tail?);
     Ok(())
 }
 
-/// Adds the facts of document `doc` to `c`: the columns [`read_all_facts`] joins.
-fn push_fact(c: &mut Corpus, doc: u32, fact: facts::Fact) {
-    c.docs.push(doc);
-    c.created.push(fact.created_at);
-    c.deleted.push(fact.deleted);
-    c.recap.push(fact.session_recap);
-    c.lengths.push(fact.length);
+/// Facts gathered before they join a corpus's columns a chunk at a time: adding each
+/// fact to the five columns one by one took a sixth of a whole request's time at 1M.
+struct FactRun {
+    len: usize,
+    docs: [u32; RUN],
+    created: [i64; RUN],
+    deleted: [bool; RUN],
+    recap: [bool; RUN],
+    lengths: [u32; RUN],
 }
 
-/// Adds the facts [`push_fact`] put in `tail` after those of `c`.
+/// Facts a [`FactRun`] holds: a stored chunk's.
+const RUN: usize = facts::CHUNK_DOCS as usize;
+
+impl FactRun {
+    fn new() -> Box<FactRun> {
+        Box::new(FactRun {
+            len: 0,
+            docs: [0; RUN],
+            created: [0; RUN],
+            deleted: [false; RUN],
+            recap: [false; RUN],
+            lengths: [0; RUN],
+        })
+    }
+
+    /// Adds the facts of document `doc`, and the whole run to `c` once it is full.
+    #[inline]
+    fn push(&mut self, c: &mut Corpus, doc: u32, fact: facts::Fact) {
+        let at = self.len;
+        self.docs[at] = doc;
+        self.created[at] = fact.created_at;
+        self.deleted[at] = fact.deleted;
+        self.recap[at] = fact.session_recap;
+        self.lengths[at] = fact.length;
+        self.len += 1;
+        if self.len == RUN {
+            self.join(c);
+        }
+    }
+
+    /// Adds the facts gathered to `c`, in order: the columns [`read_all_facts`] joins.
+    fn join(&mut self, c: &mut Corpus) {
+        let n = self.len;
+        c.docs.extend_from_slice(&self.docs[..n]);
+        c.created.extend_from_slice(&self.created[..n]);
+        c.deleted.extend_from_slice(&self.deleted[..n]);
+        c.recap.extend_from_slice(&self.recap[..n]);
+        c.lengths.extend_from_slice(&self.lengths[..n]);
+        self.len = 0;
+    }
+}
+
+/// Adds the facts of the chunks `each` reads to `c`, in the order read.
+fn push_facts<E>(
+    c: &mut Corpus,
+    each: impl FnOnce(&mut dyn FnMut(u32, facts::ChunkFacts<'_>)) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut run = FactRun::new();
+    each(&mut |first, chunk| {
+        for (doc, fact) in (first..).zip(chunk.each()) {
+            if let Some(fact) = fact {
+                run.push(c, doc, fact);
+            }
+        }
+    })?;
+    run.join(c);
+    Ok(())
+}
+
+/// Adds the facts [`push_facts`] put in `tail` after those of `c`.
 fn append_facts(c: &mut Corpus, tail: &Corpus) {
     c.docs.append(&tail.docs);
     c.created.append(&tail.created);
