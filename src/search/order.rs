@@ -548,17 +548,42 @@ pub(crate) fn by_time<E>(
         .iter()
         .zip(created.iter().skip(1))
         .all(|(a, b)| a <= b);
-    let mut order: Vec<u32> = if in_creation_order {
-        (0..created.len() as u32).rev().collect()
-    } else {
-        sorted_by_time(created)
-    };
-    for run in order.chunk_by_mut(|&a, &b| created[a as usize] == created[b as usize]) {
-        if run.len() > 1 {
-            ties(run)?;
+    if !in_creation_order {
+        let mut order = sorted_by_time(created);
+        for run in order.chunk_by_mut(|&a, &b| created[a as usize] == created[b as usize]) {
+            if run.len() > 1 {
+                ties(run)?;
+            }
+        }
+        return Ok(order);
+    }
+    // the slots reversed; a run of equal times is a run of slots, told in one pass
+    let n = created.len();
+    let mut order: Vec<u32> = (0..n as u32).rev().collect();
+    let mut start = 0;
+    let mut last = None;
+    for (slot, &at) in created.iter().enumerate() {
+        if last != Some(at) {
+            tied_run(&mut order, start..slot, &mut ties)?;
+            (start, last) = (slot, Some(at));
         }
     }
+    tied_run(&mut order, start..n, &mut ties)?;
     Ok(order)
+}
+
+/// Puts the slots `slots` (of equal times) of an `order` that holds every slot reversed
+/// in their final order with `ties`, when there are more than one.
+fn tied_run<E>(
+    order: &mut [u32],
+    slots: std::ops::Range<usize>,
+    ties: &mut impl FnMut(&mut [u32]) -> Result<(), E>,
+) -> Result<(), E> {
+    if slots.len() < 2 {
+        return Ok(());
+    }
+    let n = order.len();
+    ties(&mut order[n - slots.end..n - slots.start])
 }
 
 /// The slots of `created` by created_at descending (ties in no given order),
