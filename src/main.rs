@@ -68,17 +68,22 @@ fn main() -> ExitCode {
     }
 }
 
-/// What the process of `command` needs of the allocator.
-fn allocation(command: Option<&Command>) -> Allocation {
-    match command {
+/// What the process of the command `cli` names needs of the allocator. A request on a
+/// hivelore project's index (small, as projects go) keeps the allocator as it is.
+fn allocation(cli: &Cli) -> Allocation {
+    match &cli.command {
         None | Some(Command::Demo | Command::Mcp) => Allocation::Staying,
         Some(Command::Import(_)) => Allocation::Import,
-        Some(_) => Allocation::Request,
+        Some(_) if cli.hivelore.is_some() => Allocation::Staying,
+        Some(_) => match paths::store_path(cli.db.clone()) {
+            Ok(store) => Allocation::Request(store),
+            Err(_) => Allocation::Staying,
+        },
     }
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
-    commands::allocation::prepare(allocation(cli.command.as_ref()));
+    commands::allocation::prepare(allocation(&cli));
     if let Some(Command::Mcp) = cli.command {
         // Before anything takes stdout: it carries the protocol.
         return commands::mcp::run(&paths::store_path(cli.db)?).map_err(Failure::from);

@@ -477,15 +477,28 @@ fn tunables_of(pid: u32) -> String {
 /// that are no store. Returns the entry and the search's stderr.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn request_tunables_seen(user: Option<&str>) -> (String, String) {
-    use memlens::allocator::{REQUEST_TUNABLES, TUNABLES_ENV};
+    tunables_seen_from(user, "0", std::time::Duration::from_secs(10))
+}
+
+/// [`request_tunables_seen`] with `MEMLENS_HUGE_PAGES_FROM_MIB` set to `from_mib`,
+/// waiting at most `wait` for the tunables.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn tunables_seen_from(
+    user: Option<&str>,
+    from_mib: &str,
+    wait: std::time::Duration,
+) -> (String, String) {
+    use memlens::allocator::{HUGE_PAGES_FROM_ENV, REQUEST_TUNABLES, TUNABLES_ENV};
     use std::io::Write;
     let home = tempfile::tempdir().unwrap();
     let pipe = home.path().join("store.redb");
     make_fifo(&pipe);
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memlens"));
+    // a pipe has no size: with 0, every store counts as large
     cmd.args(["--db", s(&pipe), "search", "water"])
         .env_remove(TUNABLES_ENV)
         .env_remove(ALLOCATOR_ENV)
+        .env(HUGE_PAGES_FROM_ENV, from_mib)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped());
     if let Some(value) = user {
@@ -496,7 +509,7 @@ fn request_tunables_seen(user: Option<&str>) -> (String, String) {
     let start = std::time::Instant::now();
     let seen = loop {
         let seen = tunables_of(child.id());
-        if seen.contains(last) || start.elapsed().as_secs() >= 10 {
+        if seen.contains(last) || start.elapsed() >= wait {
             break seen;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -528,6 +541,11 @@ fn a_request_runs_with_huge_pages_and_keeps_the_users_tunables() {
         .collect::<Vec<_>>()
         .join(":");
     assert_eq!(seen, format!("{TUNABLES_ENV}={user}:{rest}"));
+
+    // a store under the size (the pipe's size is 0) runs as it is, once
+    let (seen, err) = tunables_seen_from(None, "1", std::time::Duration::from_millis(500));
+    assert_eq!(seen, "");
+    assert_eq!(err.matches("not a redb database").count(), 1, "{err}");
 }
 
 /// Makes a named pipe at `path`.

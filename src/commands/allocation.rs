@@ -1,6 +1,7 @@
 //! How a command's process allocates ([`memlens::allocator`]): mimalloc for an import,
-//! glibc's `malloc` with huge pages for a one-shot request, the system's allocator as
-//! it is for the processes that stay (the browser, the MCP server).
+//! glibc's `malloc` with huge pages for a one-shot request on a large store, the
+//! system's allocator as it is for the processes that stay (the browser, the MCP
+//! server) and for requests on small stores.
 //!
 //! Both are fixed before the command line is read (the allocator at a process's first
 //! allocation, glibc's tunables by the dynamic loader), so the command runs itself
@@ -8,15 +9,20 @@
 //! very re-execution) is left as it is: `MEMLENS_ALLOCATOR=system` keeps the system's
 //! allocator for an import, and a tunable named in `GLIBC_TUNABLES` keeps its value.
 
-use memlens::allocator::{ALLOCATOR_ENV, MIMALLOC, TUNABLES_ENV, request_tunables};
+use memlens::allocator::{
+    ALLOCATOR_ENV, HUGE_PAGES_FROM_ENV, MIMALLOC, TUNABLES_ENV, request_tunables,
+    request_wants_huge_pages,
+};
+use std::path::Path;
 
 /// What a command's process needs of the allocator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Allocation {
     /// mimalloc: an import's two threads and their many small strings.
     Import,
-    /// glibc's `malloc` with huge pages: a request that reads much and exits.
-    Request,
+    /// glibc's `malloc` with huge pages when the store at this path is large: a request
+    /// that reads much of it and exits.
+    Request(std::path::PathBuf),
     /// The system's allocator as it is: a process that stays and keeps what it read.
     Staying,
 }
@@ -32,10 +38,11 @@ pub fn prepare(allocation: Allocation) {
                 reexec_with(ALLOCATOR_ENV, MIMALLOC);
             }
         }
-        Allocation::Request => {
+        Allocation::Request(store) => {
             // the tunables are glibc's, and mean nothing under mimalloc
             if cfg!(all(target_os = "linux", target_env = "gnu"))
                 && memlens::allocator::in_use() != MIMALLOC
+                && large(&store)
                 && let Some(tunables) =
                     request_tunables(std::env::var(TUNABLES_ENV).ok().as_deref())
             {
@@ -44,6 +51,13 @@ pub fn prepare(allocation: Allocation) {
         }
         Allocation::Staying => {}
     }
+}
+
+/// Whether the store at `store` is large enough for huge pages to pay
+/// ([`request_wants_huge_pages`]); a file that cannot be read is not.
+fn large(store: &Path) -> bool {
+    let from = std::env::var(HUGE_PAGES_FROM_ENV).ok();
+    std::fs::metadata(store).is_ok_and(|m| request_wants_huge_pages(m.len(), from.as_deref()))
 }
 
 /// Replaces this process with the same program and arguments, run with `name = value`
