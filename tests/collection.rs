@@ -14,7 +14,12 @@ use search_support::store_with;
 use std::sync::Arc;
 
 fn memories() -> Vec<Memory> {
-    (0..40)
+    memories_n(40)
+}
+
+/// `n` memories in three kinds of title, two types and seven instants.
+fn memories_n(n: usize) -> Vec<Memory> {
+    (0..n)
         .map(|i| {
             let mut m = Memory::new(
                 format!("m{i:02}"),
@@ -147,7 +152,10 @@ fn a_superseded_search_stops_and_a_snapshot_refuses_changes() {
 
 #[test]
 fn a_loaded_scan_stops_between_its_chunks_once_a_newer_request_arrives() {
-    let (_dir, store) = store_with(&memories());
+    // more memories than one step of the scan holds (16 in a debug build, 16,384 in a
+    // release one), so that it asks again between its steps
+    let n = if cfg!(debug_assertions) { 40 } else { 40_000 };
+    let (_dir, store) = store_with(&memories_n(n));
     let c = LocalCollection::over(Arc::new(store));
     c.load().expect("load");
     let req = SearchRequest {
