@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 const FORTUNES_DIR: &str = "/usr/share/games/fortunes";
 /// Where WordNet's data files live on Debian (`wordnet-base`).
 const WORDNET_DIR: &str = "/usr/share/wordnet";
-/// The hivelore fixtures, relative to the project root.
-const FIXTURES_DIR: &str = "../shared/fixtures/hivelore/memories";
+/// The hivelore fixtures, relative to this crate (`core/`, in the project root).
+const FIXTURES_DIR: &str = "../../shared/fixtures/hivelore/memories";
 
 /// Used when none of the real sources is present, so a fresh clone still works.
 const FALLBACK: &str = "\

@@ -49,7 +49,7 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DemoError + '_ {
 }
 
 /// The demo collection.
-pub const DEMO_JSONL: &str = include_str!("../assets/demo.jsonl");
+pub const DEMO_JSONL: &str = include_str!("../../assets/demo.jsonl");
 /// Name the demo collection's problems would be reported under.
 pub const DEMO_NAME: &str = "assets/demo.jsonl";
 /// `META` key that marks a demo store.
