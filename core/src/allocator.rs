@@ -94,11 +94,13 @@ pub const REQUEST_TUNABLES: [(&str, &str); 2] = [
 /// with [`REQUEST_TUNABLES`] (`0`: always); [`HUGE_PAGES_FROM_MIB`] when unset.
 pub const HUGE_PAGES_FROM_ENV: &str = "MEMLENS_HUGE_PAGES_FROM_MIB";
 
-/// Below this store size (about 45,000 memories) a request reads too little for huge
-/// pages to repay running the process twice: on the demo store (341 memories, 1 MB) a
-/// search took 4.7 ms with glibc's defaults and 6.3 ms re-run with the tunables; on
-/// 100k memories (140 MB) 17.2 and 15.3 ms, on 1M (2.1 GB) 74 and 59 ms.
-pub const HUGE_PAGES_FROM_MIB: u64 = 64;
+/// Below this store size (about 180,000 memories) a request reads too little for huge
+/// pages to repay running the process twice. Medians with glibc's defaults against
+/// re-run with the tunables: on the demo store (341 memories, 1 MB) a search took 4.7
+/// and 6.3 ms; on 100k memories (140 MB) a fuzzy search 17.2 and 15.3 ms, a browse 10.5
+/// and 10.1 ms, but a literal word 5.4 and 6.9 ms; on 1M (2.1 GB) a browse 40 and 27 ms,
+/// a fuzzy search 74 and 59 ms, a literal word 1.5 ms more.
+pub const HUGE_PAGES_FROM_MIB: u64 = 256;
 
 /// Whether a one-shot request on a store of `store_bytes` runs with
 /// [`REQUEST_TUNABLES`], given [`HUGE_PAGES_FROM_ENV`]'s value (`None`: unset; a value
