@@ -297,11 +297,11 @@ impl Corpus {
         drop(slot_of);
         self.relationship_count = counts.into_iter().collect();
         let ids = &self.ids;
-        let Ok(order) = super::order::by_time(&self.created, |tied| {
+        let Ok(ranks) = super::order::time_ranks(&self.created, |tied| {
             tied.sort_unstable_by(|&a, &b| ids.get(a as usize).cmp(ids.get(b as usize)));
             Ok::<(), std::convert::Infallible>(())
         });
-        self.time_rank = super::order::ranks(&order);
+        self.time_rank = ranks;
         // kept ready: a one-letter word must not wait for every haystack to be read
         self.letters();
     }

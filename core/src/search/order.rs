@@ -538,17 +538,14 @@ pub(crate) fn interleave(
 /// The slots of `created` in the time order (created_at descending); `ties` puts each
 /// run of memories created at the very same instant in its final order (by id). A store
 /// that grew by adding holds its memories in the order they were created: then the time
-/// order is the slots' own reversed, found in one pass; otherwise they are sorted
-/// ([`sorted_by_time`]).
+/// order is the slots' own reversed, found in one pass ([`creation_runs`]); otherwise
+/// they are sorted ([`sorted_by_time`]).
 pub(crate) fn by_time<E>(
     created: &Fixed<i64>,
     mut ties: impl FnMut(&mut [u32]) -> Result<(), E>,
 ) -> Result<Vec<u32>, E> {
-    let in_creation_order = created
-        .iter()
-        .zip(created.iter().skip(1))
-        .all(|(a, b)| a <= b);
-    if !in_creation_order {
+    let n = created.len();
+    let Some(runs) = creation_runs(created) else {
         let mut order = sorted_by_time(created);
         for run in order.chunk_by_mut(|&a, &b| created[a as usize] == created[b as usize]) {
             if run.len() > 1 {
@@ -556,34 +553,59 @@ pub(crate) fn by_time<E>(
             }
         }
         return Ok(order);
-    }
-    // the slots reversed; a run of equal times is a run of slots, told in one pass
-    let n = created.len();
+    };
+    // slot s at position n - 1 - s: a run of slots is a run of positions, reversed
     let mut order: Vec<u32> = (0..n as u32).rev().collect();
-    let mut start = 0;
-    let mut last = None;
-    for (slot, &at) in created.iter().enumerate() {
-        if last != Some(at) {
-            tied_run(&mut order, start..slot, &mut ties)?;
-            (start, last) = (slot, Some(at));
-        }
+    for run in runs {
+        ties(&mut order[n - run.end..n - run.start])?;
     }
-    tied_run(&mut order, start..n, &mut ties)?;
     Ok(order)
 }
 
-/// Puts the slots `slots` (of equal times) of an `order` that holds every slot reversed
-/// in their final order with `ties`, when there are more than one.
-fn tied_run<E>(
-    order: &mut [u32],
-    slots: std::ops::Range<usize>,
-    ties: &mut impl FnMut(&mut [u32]) -> Result<(), E>,
-) -> Result<(), E> {
-    if slots.len() < 2 {
-        return Ok(());
+/// Each slot's position in the time order of [`by_time`] (its time rank). In creation
+/// order, written directly: slot s has rank n - 1 - s, but in a run of equal times.
+pub(crate) fn time_ranks<E>(
+    created: &Fixed<i64>,
+    mut ties: impl FnMut(&mut [u32]) -> Result<(), E>,
+) -> Result<Vec<u32>, E> {
+    let n = created.len();
+    let Some(runs) = creation_runs(created) else {
+        return Ok(ranks(&by_time(created, ties)?));
+    };
+    let mut rank: Vec<u32> = (0..n as u32).rev().collect();
+    for run in runs {
+        let mut tied: Vec<u32> = run.clone().rev().map(|s| s as u32).collect();
+        ties(&mut tied)?;
+        for (at, &slot) in (n - run.end..).zip(&tied) {
+            rank[slot as usize] = at as u32;
+        }
     }
-    let n = order.len();
-    ties(&mut order[n - slots.end..n - slots.start])
+    Ok(rank)
+}
+
+/// When the times of `created` never decrease from one slot to the next (a store that
+/// grew by adding): its runs of two or more equal times, as ranges of slots; `None`
+/// otherwise. One pass over the times, a part at a time.
+fn creation_runs(created: &Fixed<i64>) -> Option<Vec<std::ops::Range<usize>>> {
+    let mut runs = Vec::new();
+    let (mut start, mut last) = (0, None);
+    for (first, times) in created.runs(0..created.len()) {
+        for (slot, &at) in (first..).zip(times) {
+            match last {
+                Some(l) if at < l => return None,
+                Some(l) if at == l => continue,
+                _ => {}
+            }
+            if slot - start > 1 {
+                runs.push(start..slot);
+            }
+            (start, last) = (slot, Some(at));
+        }
+    }
+    if created.len() - start > 1 {
+        runs.push(start..created.len());
+    }
+    Some(runs)
 }
 
 /// The slots of `created` by created_at descending (ties in no given order),
@@ -635,13 +657,22 @@ mod tests {
         order
     }
 
+    /// Ties put in the order of `ids`.
+    fn by_ids(ids: &[u32]) -> impl FnMut(&mut [u32]) -> Result<(), ()> + '_ {
+        move |run| {
+            run.sort_by_key(|&s| ids[s as usize]);
+            Ok(())
+        }
+    }
+
     fn by_time_of(created: &[i64], ids: &[u32]) -> Vec<u32> {
         let fixed: Fixed<i64> = created.iter().copied().collect();
-        let order = by_time(&fixed, |run: &mut [u32]| {
-            run.sort_by_key(|&s| ids[s as usize]);
-            Ok::<(), ()>(())
-        });
-        order.expect("no error")
+        by_time(&fixed, by_ids(ids)).expect("no error")
+    }
+
+    fn time_ranks_of(created: &[i64], ids: &[u32]) -> Vec<u32> {
+        let fixed: Fixed<i64> = created.iter().copied().collect();
+        time_ranks(&fixed, by_ids(ids)).expect("no error")
     }
 
     proptest! {
@@ -653,7 +684,9 @@ mod tests {
             let ids: Vec<u32> = (0..created.len() as u32)
                 .map(|s| (u64::from(s).wrapping_mul(seed | 1) >> 7) as u32)
                 .collect();
-            prop_assert_eq!(by_time_of(&created, &ids), sorted_plainly(&created, &ids));
+            let plain = sorted_plainly(&created, &ids);
+            prop_assert_eq!(time_ranks_of(&created, &ids), ranks(&plain));
+            prop_assert_eq!(by_time_of(&created, &ids), plain);
         }
 
         #[test]
@@ -667,7 +700,9 @@ mod tests {
             let ids: Vec<u32> = (0..created.len() as u32)
                 .map(|s| (u64::from(s).wrapping_mul(seed | 1) >> 7) as u32)
                 .collect();
-            prop_assert_eq!(by_time_of(&created, &ids), sorted_plainly(&created, &ids));
+            let plain = sorted_plainly(&created, &ids);
+            prop_assert_eq!(time_ranks_of(&created, &ids), ranks(&plain));
+            prop_assert_eq!(by_time_of(&created, &ids), plain);
         }
     }
 }

@@ -13,7 +13,7 @@ use crate::model::{Composite, Scope, Status};
 use crate::search::column::Column;
 use crate::search::corpus::{Corpus, Fixed, NO_MODULE};
 use crate::search::fuzzy::Ranking;
-use crate::search::order::{by_time, ranks, sort_field};
+use crate::search::order::{sort_field, time_ranks as time_ranks_of};
 use crate::search::request::{BrowseMode, Filters, NumericField};
 use crate::search::searcher::storage;
 use crate::store::{StoreReader, StoreResult};
@@ -622,8 +622,7 @@ pub(crate) fn link_counts(reader: &StoreReader, docs: &[u32]) -> StoreResult<Vec
 /// search records) only for memories created at the same instant as another.
 fn time_ranks(reader: &StoreReader, c: &Corpus) -> StoreResult<Vec<u32>> {
     let records = reader.table(SEARCH_DOCS)?;
-    let order = by_time(&c.created, |tied| by_id_in(reader, &records, c, tied))?;
-    Ok(ranks(&order))
+    time_ranks_of(&c.created, |tied| by_id_in(reader, &records, c, tied))
 }
 
 /// Sorts `slots` by the ids of their memories, ascending (read from the search
