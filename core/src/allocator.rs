@@ -229,8 +229,13 @@ mod tests {
         assert!(!request_wants_huge_pages(from - 1, None));
         assert!(request_wants_huge_pages(from, None));
         assert!(request_wants_huge_pages(0, Some("0")));
-        assert!(!request_wants_huge_pages(from, Some(" 65 ")));
-        assert!(request_wants_huge_pages(65 << 20, Some("65")));
+        // a size set above the default, spaces around it
+        let above = HUGE_PAGES_FROM_MIB + 1;
+        assert!(!request_wants_huge_pages(from, Some(&format!(" {above} "))));
+        assert!(request_wants_huge_pages(
+            above << 20,
+            Some(&above.to_string())
+        ));
         // not a number: the default
         assert!(!request_wants_huge_pages(from - 1, Some("lots")));
         assert!(!request_wants_huge_pages(
