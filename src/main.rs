@@ -73,8 +73,9 @@ fn main() -> ExitCode {
 fn allocation(cli: &Cli) -> Allocation {
     match &cli.command {
         None | Some(Command::Demo | Command::Mcp) => Allocation::Staying,
-        Some(Command::Import(_)) => Allocation::Import,
+        // a project refuses `import`, and its index is small
         Some(_) if cli.hivelore.is_some() => Allocation::Staying,
+        Some(Command::Import(_)) => Allocation::Import,
         Some(_) => match paths::store_path(cli.db.clone()) {
             Ok(store) => Allocation::Request(store),
             Err(_) => Allocation::Staying,

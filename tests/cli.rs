@@ -381,13 +381,42 @@ fn an_export_keeps_a_symlink_a_link_and_a_named_pipe_a_pipe() {
     assert!(left.is_empty(), "{left:?}");
 }
 
-/// The entry of a running process's environment that chooses its allocator, if any.
+/// The entries of a running process's environment, as its memory holds them now.
 #[cfg(target_os = "linux")]
-fn environment(pid: u32) -> String {
+fn environ(pid: u32) -> Vec<String> {
     let bytes = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
     String::from_utf8_lossy(&bytes)
         .split('\0')
-        .filter(|e| e.starts_with(&format!("{ALLOCATOR_ENV}=")))
+        .map(str::to_string)
+        .collect()
+}
+
+/// What `read` takes from process `pid` once `done` holds for it (or after `wait`),
+/// looked at every 5 ms.
+#[cfg(target_os = "linux")]
+fn watch(
+    pid: u32,
+    read: impl Fn(u32) -> String,
+    done: impl Fn(&str) -> bool,
+    wait: std::time::Duration,
+) -> String {
+    let start = std::time::Instant::now();
+    loop {
+        let seen = read(pid);
+        if done(&seen) || start.elapsed() >= wait {
+            return seen;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// The entry of a running process's environment that chooses its allocator, if any.
+#[cfg(target_os = "linux")]
+fn environment(pid: u32) -> String {
+    let entry = format!("{ALLOCATOR_ENV}=");
+    environ(pid)
+        .into_iter()
+        .filter(|e| e.starts_with(&entry))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -413,14 +442,8 @@ fn import_through_a_pipe(
         cmd.env(ALLOCATOR_ENV, value);
     }
     let mut child = cmd.spawn().unwrap();
-    let start = std::time::Instant::now();
-    let seen = loop {
-        let seen = environment(child.id());
-        if !seen.is_empty() || start.elapsed().as_secs() >= 10 {
-            break seen;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    };
+    let ten = std::time::Duration::from_secs(10);
+    let seen = watch(child.id(), environment, |seen| !seen.is_empty(), ten);
     let mut input = std::fs::OpenOptions::new().write(true).open(&pipe).unwrap();
     input
         .write_all(generate::jsonl(memories).as_bytes())
@@ -455,18 +478,19 @@ fn an_import_runs_with_mimalloc_unless_the_allocator_is_chosen() {
 /// the entries after it whose name holds a dot (no variable's does) are its tunables.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn tunables_of(pid: u32) -> String {
-    let bytes = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-    let text = String::from_utf8_lossy(&bytes);
-    let mut entries = text.split('\0');
-    let Some(first) = entries.find(|e| e.starts_with("GLIBC_TUNABLES=")) else {
+    let entry = format!("{}=", memlens::allocator::TUNABLES_ENV);
+    let entries = environ(pid);
+    let mut entries = entries.iter();
+    let Some(first) = entries.find(|e| e.starts_with(&entry)) else {
         return String::new();
     };
-    let tunable = |e: &&str| {
+    let tunable = |e: &&String| {
         e.split_once('=')
             .is_some_and(|(name, _)| name.contains('.'))
     };
     std::iter::once(first)
         .chain(entries.take_while(tunable))
+        .map(String::as_str)
         .collect::<Vec<_>>()
         .join(":")
 }
@@ -506,14 +530,7 @@ fn tunables_seen_from(
     }
     let child = cmd.spawn().unwrap();
     let last = REQUEST_TUNABLES[REQUEST_TUNABLES.len() - 1].0;
-    let start = std::time::Instant::now();
-    let seen = loop {
-        let seen = tunables_of(child.id());
-        if seen.contains(last) || start.elapsed() >= wait {
-            break seen;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    };
+    let seen = watch(child.id(), tunables_of, |seen| seen.contains(last), wait);
     let mut input = std::fs::OpenOptions::new().write(true).open(&pipe).unwrap();
     let _ = input.write_all(b"no store here");
     drop(input);

@@ -53,7 +53,7 @@ impl Collection for Hooked {
     fn search_unless(
         &self,
         request: &SearchRequest,
-        superseded: &(dyn Fn() -> bool + Sync),
+        superseded: memlens::search::Stop<'_>,
     ) -> CollectionResult<Option<SearchResponse>> {
         self.searching();
         if self.hooks.long_query == Some(request.query.as_str()) {

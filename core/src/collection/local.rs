@@ -272,7 +272,7 @@ impl Collection for LocalCollection {
     fn search_unless(
         &self,
         request: &SearchRequest,
-        superseded: &(dyn Fn() -> bool + Sync),
+        superseded: crate::search::Stop<'_>,
     ) -> CollectionResult<Option<SearchResponse>> {
         if superseded() {
             return Ok(None);

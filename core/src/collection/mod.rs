@@ -92,7 +92,7 @@ pub trait Collection: Send + Sync {
     fn search_unless(
         &self,
         request: &SearchRequest,
-        superseded: &(dyn Fn() -> bool + Sync),
+        superseded: crate::search::Stop<'_>,
     ) -> CollectionResult<Option<SearchResponse>> {
         if superseded() {
             return Ok(None);

@@ -234,38 +234,45 @@ pub fn for_each_in<T: ReadableTable<u32, Sealed>>(
     chunks: impl std::ops::RangeBounds<u32>,
     mut f: impl FnMut(u32, Fact),
 ) -> Result<(), StorageError> {
-    each_chunk_in(table, chunks, |first, facts| {
-        for (doc, fact) in (first..).zip(facts.each()) {
-            if let Some(fact) = fact {
-                f(doc, fact);
-            }
+    each_chunk_in(table, chunks, |facts| {
+        for (doc, fact) in facts.present() {
+            f(doc, fact);
         }
     })
 }
 
 /// The facts of one stored chunk, in document order.
 #[derive(Clone, Copy)]
-pub struct ChunkFacts<'a>(&'a [u8]);
+pub struct ChunkFacts<'a> {
+    first: u32,
+    rows: &'a [u8],
+}
 
 impl<'a> ChunkFacts<'a> {
-    /// Each document's fact, `None` where no memory is stored.
-    pub fn each(self) -> impl Iterator<Item = Option<Fact>> + 'a {
-        self.0.chunks_exact(ROW).map(Fact::from_row)
+    /// Each document that holds a memory, with its fact.
+    pub fn present(self) -> impl Iterator<Item = (u32, Fact)> + 'a {
+        let rows = self.rows.chunks_exact(ROW).map(Fact::from_row);
+        (self.first..)
+            .zip(rows)
+            .filter_map(|(doc, fact)| Some((doc, fact?)))
     }
 }
 
-/// Calls `f` with the first document and the facts of every stored chunk numbered in
-/// `chunks`, in order. A damaged chunk is an error.
+/// Calls `f` with the facts of every stored chunk numbered in `chunks`, in order. A
+/// damaged chunk is an error.
 pub fn each_chunk_in<T: ReadableTable<u32, Sealed>>(
     table: &T,
     chunks: impl std::ops::RangeBounds<u32>,
-    mut f: impl FnMut(u32, ChunkFacts<'_>),
+    mut f: impl FnMut(ChunkFacts<'_>),
 ) -> Result<(), StorageError> {
     for entry in table.range(chunks)? {
         let (chunk, rows) = entry?;
         let chunk = chunk.value();
         let rows = checked(chunk, rows.value().open(&chunk)?)?;
-        f(chunk * CHUNK_DOCS, ChunkFacts(rows));
+        f(ChunkFacts {
+            first: chunk * CHUNK_DOCS,
+            rows,
+        });
     }
     Ok(())
 }

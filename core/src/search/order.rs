@@ -535,12 +535,13 @@ pub(crate) fn interleave(
     out
 }
 
-/// The slots of `created` in the time order (created_at descending); `ties` puts each
-/// run of memories created at the very same instant in its final order (by id). A store
-/// that grew by adding holds its memories in the order they were created: then the time
-/// order is the slots' own reversed, found in one pass ([`creation_runs`]); otherwise
-/// they are sorted ([`sorted_by_time`]).
-pub(crate) fn by_time<E>(
+/// Each slot's position in the time order (created_at descending) of `created`: its
+/// time rank. `ties` puts each run of memories created at the very same instant in its
+/// final order (by id). A store that grew by adding holds its memories in the order
+/// they were created: then slot s has rank n - 1 - s but in a run of equal times, found
+/// in one pass ([`creation_runs`]); otherwise the slots are sorted
+/// ([`sorted_by_time`]).
+pub(crate) fn time_ranks<E>(
     created: &Fixed<i64>,
     mut ties: impl FnMut(&mut [u32]) -> Result<(), E>,
 ) -> Result<Vec<u32>, E> {
@@ -552,25 +553,7 @@ pub(crate) fn by_time<E>(
                 ties(run)?;
             }
         }
-        return Ok(order);
-    };
-    // slot s at position n - 1 - s: a run of slots is a run of positions, reversed
-    let mut order: Vec<u32> = (0..n as u32).rev().collect();
-    for run in runs {
-        ties(&mut order[n - run.end..n - run.start])?;
-    }
-    Ok(order)
-}
-
-/// Each slot's position in the time order of [`by_time`] (its time rank). In creation
-/// order, written directly: slot s has rank n - 1 - s, but in a run of equal times.
-pub(crate) fn time_ranks<E>(
-    created: &Fixed<i64>,
-    mut ties: impl FnMut(&mut [u32]) -> Result<(), E>,
-) -> Result<Vec<u32>, E> {
-    let n = created.len();
-    let Some(runs) = creation_runs(created) else {
-        return Ok(ranks(&by_time(created, ties)?));
+        return Ok(ranks(&order));
     };
     let mut rank: Vec<u32> = (0..n as u32).rev().collect();
     for run in runs {
@@ -657,22 +640,13 @@ mod tests {
         order
     }
 
-    /// Ties put in the order of `ids`.
-    fn by_ids(ids: &[u32]) -> impl FnMut(&mut [u32]) -> Result<(), ()> + '_ {
-        move |run| {
-            run.sort_by_key(|&s| ids[s as usize]);
-            Ok(())
-        }
-    }
-
-    fn by_time_of(created: &[i64], ids: &[u32]) -> Vec<u32> {
-        let fixed: Fixed<i64> = created.iter().copied().collect();
-        by_time(&fixed, by_ids(ids)).expect("no error")
-    }
-
     fn time_ranks_of(created: &[i64], ids: &[u32]) -> Vec<u32> {
         let fixed: Fixed<i64> = created.iter().copied().collect();
-        time_ranks(&fixed, by_ids(ids)).expect("no error")
+        let ranks = time_ranks(&fixed, |run: &mut [u32]| {
+            run.sort_by_key(|&s| ids[s as usize]);
+            Ok::<(), ()>(())
+        });
+        ranks.expect("no error")
     }
 
     proptest! {
@@ -684,9 +658,7 @@ mod tests {
             let ids: Vec<u32> = (0..created.len() as u32)
                 .map(|s| (u64::from(s).wrapping_mul(seed | 1) >> 7) as u32)
                 .collect();
-            let plain = sorted_plainly(&created, &ids);
-            prop_assert_eq!(time_ranks_of(&created, &ids), ranks(&plain));
-            prop_assert_eq!(by_time_of(&created, &ids), plain);
+            prop_assert_eq!(time_ranks_of(&created, &ids), ranks(&sorted_plainly(&created, &ids)));
         }
 
         #[test]
@@ -700,9 +672,7 @@ mod tests {
             let ids: Vec<u32> = (0..created.len() as u32)
                 .map(|s| (u64::from(s).wrapping_mul(seed | 1) >> 7) as u32)
                 .collect();
-            let plain = sorted_plainly(&created, &ids);
-            prop_assert_eq!(time_ranks_of(&created, &ids), ranks(&plain));
-            prop_assert_eq!(by_time_of(&created, &ids), plain);
+            prop_assert_eq!(time_ranks_of(&created, &ids), ranks(&sorted_plainly(&created, &ids)));
         }
     }
 }

@@ -238,11 +238,8 @@ fn load_among(
         Some(docs) => {
             let facts = facts::get_many(&facts_table, docs).map_err(|e| storage(reader, e))?;
             let mut run = FactRun::new();
-            for (&doc, fact) in docs.iter().zip(facts) {
-                if let Some(fact) = fact {
-                    run.push(&mut c, doc, fact);
-                }
-            }
+            let present = docs.iter().zip(facts).filter_map(|(&d, f)| Some((d, f?)));
+            run.add(&mut c, present);
             run.join(&mut c);
         }
     }
@@ -393,6 +390,13 @@ impl FactRun {
         }
     }
 
+    /// Adds the facts of the documents in `facts` (document, fact), in order.
+    fn add(&mut self, c: &mut Corpus, facts: impl Iterator<Item = (u32, facts::Fact)>) {
+        for (doc, fact) in facts {
+            self.push(c, doc, fact);
+        }
+    }
+
     /// Adds the facts gathered to `c`, in order: the columns [`read_all_facts`] joins.
     fn join(&mut self, c: &mut Corpus) {
         let n = self.len;
@@ -408,16 +412,10 @@ impl FactRun {
 /// Adds the facts of the chunks `each` reads to `c`, in the order read.
 fn push_facts<E>(
     c: &mut Corpus,
-    each: impl FnOnce(&mut dyn FnMut(u32, facts::ChunkFacts<'_>)) -> Result<(), E>,
+    each: impl FnOnce(&mut dyn FnMut(facts::ChunkFacts<'_>)) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut run = FactRun::new();
-    each(&mut |first, chunk| {
-        for (doc, fact) in (first..).zip(chunk.each()) {
-            if let Some(fact) = fact {
-                run.push(c, doc, fact);
-            }
-        }
-    })?;
+    each(&mut |chunk| run.add(c, chunk.present()))?;
     run.join(c);
     Ok(())
 }

@@ -31,7 +31,7 @@ pub fn run_search_unless(
     generation: u64,
     request: &SearchRequest,
     draw: Option<u64>,
-    superseded: &(dyn Fn() -> bool + Sync),
+    superseded: crate::search::Stop<'_>,
 ) -> Action {
     let started = Instant::now();
     let answer = match draw {
