@@ -68,18 +68,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// What the process of the command `cli` names needs of the allocator. A request on a
-/// hivelore project's index (small, as projects go) keeps the allocator as it is.
+/// What the process of the command `cli` names needs of the allocator.
 fn allocation(cli: &Cli) -> Allocation {
     match &cli.command {
         None | Some(Command::Demo | Command::Mcp) => Allocation::Staying,
-        // a project refuses `import`, and its index is small
-        Some(_) if cli.hivelore.is_some() => Allocation::Staying,
+        // a project refuses `import`: nothing to start again for
+        Some(Command::Import(_)) if cli.hivelore.is_some() => Allocation::Staying,
         Some(Command::Import(_)) => Allocation::Import,
-        Some(_) => match paths::store_path(cli.db.clone()) {
-            Ok(store) => Allocation::Request(store),
-            Err(_) => Allocation::Staying,
-        },
+        Some(_) => Allocation::Request,
     }
 }
 

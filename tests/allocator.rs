@@ -45,3 +45,63 @@ fn the_allocator_is_the_one_the_process_started_with() {
         }
     }
 }
+
+/// Set in the run of this test binary that checks where huge pages are advised.
+const ADVISE: &str = "MEMLENS_TEST_ADVISE_HUGE_PAGES";
+
+/// The `VmFlags` of the mapping of this process that holds `address`.
+#[cfg(target_os = "linux")]
+fn flags_at(address: usize) -> String {
+    let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+    let mut holds = false;
+    for line in smaps.lines() {
+        if let Some((range, _)) = line.split_once(' ')
+            && let Some((from, to)) = range.split_once('-')
+            && let (Ok(from), Ok(to)) = (
+                usize::from_str_radix(from, 16),
+                usize::from_str_radix(to, 16),
+            )
+        {
+            holds = (from..to).contains(&address);
+        } else if holds && let Some(flags) = line.strip_prefix("VmFlags:") {
+            return flags.trim().to_string();
+        }
+    }
+    panic!("no mapping holds {address:#x}");
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn huge_pages_are_advised_for_large_blocks() {
+    if std::env::var_os(ADVISE).is_none() {
+        if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists() {
+            eprintln!("skipped: this kernel has no transparent huge pages");
+            return;
+        }
+        // alone in a process of its own: the advice lasts as long as the process
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "huge_pages_are_advised_for_large_blocks",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(ADVISE, "1")
+            .env_remove(ALLOCATOR_ENV)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && text.contains("1 passed"), "{text}");
+        return;
+    }
+    let huge = |flags: &str| flags.split_whitespace().any(|f| f == "hg");
+    // before: neither a large block nor the heap is advised
+    let before = vec![1u8; 8 << 20];
+    assert!(!huge(&flags_at(before.as_ptr() as usize + (4 << 20))));
+    assert!(memlens::allocator::use_huge_pages());
+    // a large block: the huge pages within it (the heap's growth is checked in a real
+    // request, in tests/cli.rs, where the main thread allocates)
+    let block = vec![1u8; 8 << 20];
+    assert!(huge(&flags_at(block.as_ptr() as usize + (4 << 20))));
+    drop((before, block));
+}

@@ -473,96 +473,77 @@ fn an_import_runs_with_mimalloc_unless_the_allocator_is_chosen() {
     assert_eq!(exported, expected);
 }
 
-/// The `GLIBC_TUNABLES` entry of the environment of process `pid` (empty when none).
-/// glibc parses the variable in place, turning each `:` between tunables into a NUL, so
-/// the entries after it whose name holds a dot (no variable's does) are its tunables.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn tunables_of(pid: u32) -> String {
-    let entry = format!("{}=", memlens::allocator::TUNABLES_ENV);
-    let entries = environ(pid);
-    let mut entries = entries.iter();
-    let Some(first) = entries.find(|e| e.starts_with(&entry)) else {
-        return String::new();
-    };
-    let tunable = |e: &&String| {
-        e.split_once('=')
-            .is_some_and(|(name, _)| name.contains('.'))
-    };
-    std::iter::once(first)
-        .chain(entries.take_while(tunable))
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .join(":")
-}
-
-/// Runs `memlens search` on a store path that is a named pipe, with `GLIBC_TUNABLES`
-/// set to `user` (or unset); while it waits to read the pipe, takes its `GLIBC_TUNABLES`
-/// entry once it holds the request's last tunable (or after 10 s), then feeds it bytes
-/// that are no store. Returns the entry and the search's stderr.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn request_tunables_seen(user: Option<&str>) -> (String, String) {
-    tunables_seen_from(user, "0", std::time::Duration::from_secs(10))
-}
-
-/// [`request_tunables_seen`] with `MEMLENS_HUGE_PAGES_FROM_MIB` set to `from_mib`,
-/// waiting at most `wait` for the tunables.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn tunables_seen_from(
-    user: Option<&str>,
-    from_mib: &str,
-    wait: std::time::Duration,
-) -> (String, String) {
-    use memlens::allocator::{HUGE_PAGES_FROM_ENV, REQUEST_TUNABLES, TUNABLES_ENV};
-    use std::io::Write;
-    let home = tempfile::tempdir().unwrap();
-    let pipe = home.path().join("store.redb");
-    make_fifo(&pipe);
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memlens"));
-    // a pipe has no size: with 0, every store counts as large
-    cmd.args(["--db", s(&pipe), "search", "water"])
-        .env_remove(TUNABLES_ENV)
-        .env_remove(ALLOCATOR_ENV)
-        .env(HUGE_PAGES_FROM_ENV, from_mib)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped());
-    if let Some(value) = user {
-        cmd.env(TUNABLES_ENV, value);
+/// Whether a part of the heap of process `pid` is advised to take huge pages (`hg`
+/// among the `VmFlags` of a `[heap]` mapping in `/proc/PID/smaps`).
+#[cfg(target_os = "linux")]
+fn advised_huge_pages(pid: u32) -> bool {
+    let smaps = std::fs::read_to_string(format!("/proc/{pid}/smaps")).unwrap_or_default();
+    let mut heap = false;
+    for line in smaps.lines() {
+        if let Some(flags) = line.strip_prefix("VmFlags:") {
+            if heap && flags.split_whitespace().any(|f| f == "hg") {
+                return true;
+            }
+        } else if !line.split_whitespace().next().unwrap_or("").ends_with(':') {
+            // a mapping's first line: its range, permissions... and its name last
+            heap = line.ends_with("[heap]");
+        }
     }
-    let child = cmd.spawn().unwrap();
-    let last = REQUEST_TUNABLES[REQUEST_TUNABLES.len() - 1].0;
-    let seen = watch(child.id(), tunables_of, |seen| seen.contains(last), wait);
-    let mut input = std::fs::OpenOptions::new().write(true).open(&pipe).unwrap();
-    let _ = input.write_all(b"no store here");
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    (seen, stderr(&out))
+    false
+}
+
+/// Runs `memlens search` printing every memory of `db` as JSON into a pipe nobody reads
+/// yet, with `MEMLENS_HUGE_PAGES` set to `value` (or unset); once it waits for the pipe
+/// to drain (or after 10 s), says whether it advised huge pages, then reads the pipe
+/// and checks the search succeeded.
+#[cfg(target_os = "linux")]
+fn request_advises_huge_pages(db: &Path, value: Option<&str>) -> bool {
+    use memlens::allocator::HUGE_PAGES_ENV;
+    use std::io::Read;
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memlens"));
+    cmd.args(["--db", s(db), "search", "--json", "--limit", "100000"])
+        .env_remove(HUGE_PAGES_ENV)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    if let Some(value) = value {
+        cmd.env(HUGE_PAGES_ENV, value);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let waiting =
+        |pid: u32| std::fs::read_to_string(format!("/proc/{pid}/wchan")).unwrap_or_default();
+    let ten = std::time::Duration::from_secs(10);
+    let wchan = watch(child.id(), waiting, |w| w.contains("pipe"), ten);
+    assert!(
+        wchan.contains("pipe"),
+        "the search never filled its pipe: {wchan}"
+    );
+    let advised = advised_huge_pages(child.id());
+    let mut printed = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut printed)
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(printed.len() > 1 << 16, "{} bytes", printed.len());
+    advised
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
-fn a_request_runs_with_huge_pages_and_keeps_the_users_tunables() {
-    use memlens::allocator::{REQUEST_TUNABLES, TUNABLES_ENV};
-    let all = REQUEST_TUNABLES.map(|(n, v)| format!("{n}={v}")).join(":");
-    let (seen, err) = request_tunables_seen(None);
-    assert_eq!(seen, format!("{TUNABLES_ENV}={all}"));
-    // the run after the re-execution is the one that fails, once
-    assert_eq!(err.matches("not a redb database").count(), 1, "{err}");
-
-    // the user's own tunables stay, their value of one of the request's first
-    let user = format!("glibc.rtld.nns=8:{}=0", REQUEST_TUNABLES[0].0);
-    let (seen, _) = request_tunables_seen(Some(&user));
-    let rest = REQUEST_TUNABLES[1..]
-        .iter()
-        .map(|(n, v)| format!("{n}={v}"))
-        .collect::<Vec<_>>()
-        .join(":");
-    assert_eq!(seen, format!("{TUNABLES_ENV}={user}:{rest}"));
-
-    // a store under the size (the pipe's size is 0) runs as it is, once
-    let (seen, err) = tunables_seen_from(None, "1", std::time::Duration::from_millis(500));
-    assert_eq!(seen, "");
-    assert_eq!(err.matches("not a redb database").count(), 1, "{err}");
+fn a_request_asks_for_huge_pages_unless_they_are_off() {
+    if !Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists() {
+        eprintln!("skipped: this kernel has no transparent huge pages");
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    // enough memories for the JSON of all of them to fill a pipe (64 KiB)
+    let (db, _) = imported_store(home.path(), &generate::memories(7, 400));
+    assert!(request_advises_huge_pages(&db, None));
+    assert!(request_advises_huge_pages(&db, Some("on")));
+    assert!(!request_advises_huge_pages(&db, Some("off")));
+    assert!(!request_advises_huge_pages(&db, Some("0")));
 }
 
 /// Makes a named pipe at `path`.

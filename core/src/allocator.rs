@@ -7,11 +7,11 @@
 //! bytes a memory), so the choice is made per process: `memlens import` runs itself once
 //! more with [`ALLOCATOR_ENV`] set to `mimalloc` (see `commands::allocation`), and
 //! this allocator reads that variable at the process's first allocation, once. A one-shot
-//! request on a large store keeps the system's allocator with huge pages
-//! ([`REQUEST_TUNABLES`]).
+//! request on a large store keeps the system's allocator and asks for huge pages
+//! ([`use_huge_pages`]), which needs no second start.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
 /// The environment variable that chooses the allocator: `mimalloc`, or anything else
 /// (or nothing) for the system's.
@@ -76,63 +76,108 @@ fn choose() -> bool {
     mi
 }
 
-/// glibc's variable of tunables, read by the dynamic loader when a process starts.
-pub const TUNABLES_ENV: &str = "GLIBC_TUNABLES";
+/// The variable that turns huge pages off for one-shot requests (`off` or `0`); they
+/// are on when it is unset or holds anything else.
+pub const HUGE_PAGES_ENV: &str = "MEMLENS_HUGE_PAGES";
 
-/// The glibc `malloc` tunables of a one-shot request (`memlens search`, `get`, `stats`,
-/// `review`, a curation...), which reads a collection's columns into tens of megabytes
-/// of fresh memory and exits: huge pages for the heap and the blocks mapped on their
-/// own, so the kernel maps 2 MiB at a fault instead of 4 KiB, and 16 MiB more heap at
-/// each growth. At 1M memories `search --mode time` took about 7,000 page faults with
-/// the defaults and 700–1,000 with these, its peak 32 → 37 MB (benches/RESULTS.md).
-pub const REQUEST_TUNABLES: [(&str, &str); 2] = [
-    ("glibc.malloc.hugetlb", "1"),
-    ("glibc.malloc.top_pad", "16777216"),
-];
-
-/// The variable that sets the size of store, in MiB, from which a one-shot request runs
-/// with [`REQUEST_TUNABLES`] (`0`: always); [`HUGE_PAGES_FROM_MIB`] when unset.
-pub const HUGE_PAGES_FROM_ENV: &str = "MEMLENS_HUGE_PAGES_FROM_MIB";
-
-/// Below this store size (about 180,000 memories) a request reads too little for huge
-/// pages to repay running the process twice. Medians with glibc's defaults against
-/// re-run with the tunables: on the demo store (341 memories, 1 MB) a search took 4.7
-/// and 6.3 ms; on 100k memories (140 MB) a fuzzy search 17.2 and 15.3 ms, a browse 10.5
-/// and 10.1 ms, but a literal word 5.4 and 6.9 ms; on 1M (2.1 GB) a browse 40 and 27 ms,
-/// a fuzzy search 74 and 59 ms, a literal word 1.5 ms more.
-pub const HUGE_PAGES_FROM_MIB: u64 = 256;
-
-/// Whether a one-shot request on a store of `store_bytes` runs with
-/// [`REQUEST_TUNABLES`], given [`HUGE_PAGES_FROM_ENV`]'s value (`None`: unset; a value
-/// that is not a number counts as unset).
-pub fn request_wants_huge_pages(store_bytes: u64, from_mib: Option<&str>) -> bool {
-    let from = from_mib
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .unwrap_or(HUGE_PAGES_FROM_MIB);
-    store_bytes >= from.saturating_mul(1 << 20)
+/// Whether a one-shot request asks for huge pages ([`use_huge_pages`]), given
+/// [`HUGE_PAGES_ENV`]'s value (`None`: unset).
+pub fn huge_pages_wanted(value: Option<&str>) -> bool {
+    !matches!(value.map(str::trim), Some("off" | "0"))
 }
 
-/// [`TUNABLES_ENV`] holding [`REQUEST_TUNABLES`] beside what `current` (its value now)
-/// holds; `None` when it names each of them already. A tunable the user set keeps the
-/// user's value.
-pub fn request_tunables(current: Option<&str>) -> Option<String> {
-    let current = current.unwrap_or("");
-    let named = |name: &str| {
-        current
-            .split(':')
-            .any(|entry| entry.split_once('=').is_some_and(|(n, _)| n == name))
-    };
-    let missing: Vec<String> = REQUEST_TUNABLES
-        .iter()
-        .filter(|(name, _)| !named(name))
-        .map(|(name, value)| format!("{name}={value}"))
-        .collect();
-    if missing.is_empty() {
-        return None;
+/// Whether the memory this process allocates is advised to take huge pages
+/// ([`use_huge_pages`]).
+static HUGE: AtomicBool = AtomicBool::new(false);
+
+/// Where the heap ended when [`use_huge_pages`] was called: what lies before is not
+/// advised.
+static HEAP_FROM: AtomicUsize = AtomicUsize::new(0);
+
+/// How far the heap has been advised (a huge page boundary).
+static HEAP_ADVISED: AtomicUsize = AtomicUsize::new(0);
+
+/// The size of a transparent huge page (x86-64, and arm64 with 4 KiB pages).
+const HUGE_PAGE: usize = 2 << 20;
+
+/// How much more than it must the heap grows each time, under [`use_huge_pages`]:
+/// fewer growths, each large enough to hold whole huge pages.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const TOP_PAD: libc::c_int = 16 << 20;
+
+/// From now on, asks the kernel to back this process's heap and its large blocks with
+/// transparent huge pages (2 MiB mapped at a fault instead of 4 KiB), for a one-shot
+/// request that reads a large store's columns into tens of megabytes of fresh memory
+/// and exits: at 1M memories `search --mode time` took about 7,000 page faults without
+/// and about 1,000 with them. All threads then allocate from the one heap (glibc's
+/// arenas limited to one) so that it covers them too, and the heap grows 16 MiB at a
+/// time. Call it before starting any thread. Returns whether it took effect: not under
+/// mimalloc, nor outside glibc on Linux, nor where the kernel has no huge pages (then
+/// the advice is simply ignored).
+///
+/// glibc's own `glibc.malloc.hugetlb=1` tunable does the same, but version 2.36 decides
+/// whether the kernel takes the advice by comparing a buffer it did not terminate, so
+/// it worked in some builds of a program and not in others.
+pub fn use_huge_pages() -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if !mimalloc() {
+        // SAFETY: `mallopt` only sets parameters of glibc's allocator; `sbrk(0)` only
+        // reads where the heap ends.
+        let end = unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+            libc::mallopt(libc::M_TOP_PAD, TOP_PAD);
+            libc::sbrk(0) as usize
+        };
+        HEAP_FROM.store(end, Ordering::Relaxed);
+        HEAP_ADVISED.store(end - end % HUGE_PAGE, Ordering::Relaxed);
+        HUGE.store(true, Ordering::Relaxed);
+        return true;
     }
-    let mut entries: Vec<&str> = current.split(':').filter(|e| !e.is_empty()).collect();
-    entries.extend(missing.iter().map(String::as_str));
-    Some(entries.join(":"))
+    false
+}
+
+/// Advises the huge pages that lie wholly within `from..to`, memory this process has
+/// mapped.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn advise_range(from: usize, to: usize) {
+    let (first, end) = (from.next_multiple_of(HUGE_PAGE), to - to % HUGE_PAGE);
+    if end > first {
+        // SAFETY: the range lies within memory this process mapped (a block it was
+        // just given, or its heap); the advice changes no contents. A kernel without
+        // huge pages refuses it, which changes nothing either.
+        unsafe {
+            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+/// Under [`use_huge_pages`]: advises the block at `p` of `size` bytes when it can hold
+/// a huge page, and the part of the heap grown since the last advice.
+#[inline]
+fn advise(p: *mut u8, size: usize) {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if HUGE.load(Ordering::Relaxed) && !p.is_null() {
+        if size >= HUGE_PAGE {
+            advise_range(p as usize, p as usize + size);
+        }
+        // SAFETY: `sbrk(0)` only reads where the heap ends.
+        let end = unsafe { libc::sbrk(0) } as usize;
+        let end = end - end % HUGE_PAGE;
+        if end != HEAP_ADVISED.load(Ordering::Relaxed) {
+            // a heap that shrank is advised again from its new end when it grows
+            let from = HEAP_ADVISED.swap(end, Ordering::Relaxed);
+            if end > from {
+                advise_range(from.max(HEAP_FROM.load(Ordering::Relaxed)), end);
+            }
+        }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    let _ = (p, size);
+}
+
+/// Whether [`use_huge_pages`] took effect in this process.
+pub fn huge_pages() -> bool {
+    HUGE.load(Ordering::Relaxed)
 }
 
 /// Blocks of at least this many bytes get pages of their own from the system
@@ -188,13 +233,17 @@ unsafe impl GlobalAlloc for Allocator {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: see the impl.
-        unsafe { chosen().alloc(layout) }
+        let p = unsafe { chosen().alloc(layout) };
+        advise(p, layout.size());
+        p
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: see the impl.
-        unsafe { chosen().alloc_zeroed(layout) }
+        let p = unsafe { chosen().alloc_zeroed(layout) };
+        advise(p, layout.size());
+        p
     }
 
     #[inline]
@@ -206,7 +255,9 @@ unsafe impl GlobalAlloc for Allocator {
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: see the impl; `ptr` came from the same allocator.
-        unsafe { chosen().realloc(ptr, layout, new_size) }
+        let p = unsafe { chosen().realloc(ptr, layout, new_size) };
+        advise(p, new_size);
+        p
     }
 }
 
@@ -224,51 +275,13 @@ mod tests {
     }
 
     #[test]
-    fn huge_pages_are_for_large_stores_unless_the_size_is_set() {
-        let from = HUGE_PAGES_FROM_MIB << 20;
-        assert!(!request_wants_huge_pages(from - 1, None));
-        assert!(request_wants_huge_pages(from, None));
-        assert!(request_wants_huge_pages(0, Some("0")));
-        // a size set above the default, spaces around it
-        let above = HUGE_PAGES_FROM_MIB + 1;
-        assert!(!request_wants_huge_pages(from, Some(&format!(" {above} "))));
-        assert!(request_wants_huge_pages(
-            above << 20,
-            Some(&above.to_string())
-        ));
-        // not a number: the default
-        assert!(!request_wants_huge_pages(from - 1, Some("lots")));
-        assert!(!request_wants_huge_pages(
-            u64::MAX - 1,
-            Some(&u64::MAX.to_string())
-        ));
-    }
-
-    #[test]
-    fn a_request_adds_its_tunables_and_keeps_the_users() {
-        let all = REQUEST_TUNABLES.map(|(n, v)| format!("{n}={v}")).join(":");
-        assert_eq!(request_tunables(None).as_deref(), Some(all.as_str()));
-        assert_eq!(request_tunables(Some("")).as_deref(), Some(all.as_str()));
-        // another tunable of the user's stays, first
-        assert_eq!(
-            request_tunables(Some("glibc.rtld.nns=8")),
-            Some(format!("glibc.rtld.nns=8:{all}"))
-        );
-        // a tunable the user set keeps its value; only the other is added
-        let (first, second) = (REQUEST_TUNABLES[0], REQUEST_TUNABLES[1]);
-        let user = format!("{}=0", first.0);
-        assert_eq!(
-            request_tunables(Some(&user)),
-            Some(format!("{user}:{}={}", second.0, second.1))
-        );
-        // a name that only begins like one of them does not count as it
-        let longer = format!("{}x=1", first.0);
-        assert_eq!(
-            request_tunables(Some(&longer)),
-            Some(format!("{longer}:{all}"))
-        );
-        // every one named: nothing to do, whatever the values
-        let named = REQUEST_TUNABLES.map(|(n, _)| format!("{n}=7")).join(":");
-        assert_eq!(request_tunables(Some(&named)), None);
+    fn huge_pages_are_on_unless_turned_off() {
+        assert!(huge_pages_wanted(None));
+        for on in ["", "1", "on", "yes", "offf"] {
+            assert!(huge_pages_wanted(Some(on)), "{on:?}");
+        }
+        for off in ["off", "0", " off "] {
+            assert!(!huge_pages_wanted(Some(off)), "{off:?}");
+        }
     }
 }

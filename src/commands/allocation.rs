@@ -1,36 +1,31 @@
 //! How a command's process allocates ([`memlens::allocator`]): mimalloc for an import,
-//! glibc's `malloc` with huge pages for a one-shot request on a large store, the
-//! system's allocator as it is for the processes that stay (the browser, the MCP
-//! server) and for requests on small stores.
+//! the system's allocator with huge pages for a one-shot request, and as it is for the
+//! processes that stay (the browser, the MCP server), whose resident memory counts.
 //!
-//! Both are fixed before the command line is read (the allocator at a process's first
-//! allocation, glibc's tunables by the dynamic loader), so the command runs itself
-//! once more with the variable set. A variable already set (by the user, or by this
-//! very re-execution) is left as it is: `MEMLENS_ALLOCATOR=system` keeps the system's
-//! allocator for an import, and a tunable named in `GLIBC_TUNABLES` keeps its value.
+//! The allocator is fixed at a process's first allocation, before the command line is
+//! read, so an import runs itself once more with the variable set; a variable already
+//! set (by the user, or by this very re-execution) is left as it is:
+//! `MEMLENS_ALLOCATOR=system` keeps the system's allocator for an import. Huge pages are
+//! asked for in the process itself.
 
-use memlens::allocator::{
-    ALLOCATOR_ENV, HUGE_PAGES_FROM_ENV, MIMALLOC, TUNABLES_ENV, request_tunables,
-    request_wants_huge_pages,
-};
-use std::path::Path;
+use memlens::allocator::{ALLOCATOR_ENV, HUGE_PAGES_ENV, MIMALLOC, huge_pages_wanted};
 
 /// What a command's process needs of the allocator.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Allocation {
     /// mimalloc: an import's two threads and their many small strings.
     Import,
-    /// glibc's `malloc` with huge pages when the store at this path is large: a request
-    /// that reads much of it and exits.
-    Request(std::path::PathBuf),
+    /// The system's allocator with huge pages (unless `MEMLENS_HUGE_PAGES=off`): a
+    /// request that reads a store's columns into fresh memory and exits.
+    Request,
     /// The system's allocator as it is: a process that stays and keeps what it read.
     Staying,
 }
 
-/// Runs this process again with what `allocation` needs in its environment, when that
-/// is not there yet. Returns, changing nothing, when nothing is missing or it cannot be
-/// done: not Unix (and for [`Allocation::Request`], not glibc on Linux), or the
-/// executable not found.
+/// Gives this process what `allocation` needs: for an import, runs it again with
+/// mimalloc chosen when it is not yet (returning, changing nothing, when it cannot be
+/// done: not Unix, or the executable not found); for a request, asks for huge pages.
+/// Call it before starting any thread.
 pub fn prepare(allocation: Allocation) {
     match allocation {
         Allocation::Import => {
@@ -38,26 +33,13 @@ pub fn prepare(allocation: Allocation) {
                 reexec_with(ALLOCATOR_ENV, MIMALLOC);
             }
         }
-        Allocation::Request(store) => {
-            // the tunables are glibc's, and mean nothing under mimalloc
-            if cfg!(all(target_os = "linux", target_env = "gnu"))
-                && memlens::allocator::in_use() != MIMALLOC
-                && large(&store)
-                && let Some(tunables) =
-                    request_tunables(std::env::var(TUNABLES_ENV).ok().as_deref())
-            {
-                reexec_with(TUNABLES_ENV, &tunables);
+        Allocation::Request => {
+            if huge_pages_wanted(std::env::var(HUGE_PAGES_ENV).ok().as_deref()) {
+                memlens::allocator::use_huge_pages();
             }
         }
         Allocation::Staying => {}
     }
-}
-
-/// Whether the store at `store` is large enough for huge pages to pay
-/// ([`request_wants_huge_pages`]); a file that cannot be read is not.
-fn large(store: &Path) -> bool {
-    let from = std::env::var(HUGE_PAGES_FROM_ENV).ok();
-    std::fs::metadata(store).is_ok_and(|m| request_wants_huge_pages(m.len(), from.as_deref()))
 }
 
 /// Replaces this process with the same program and arguments, run with `name = value`

@@ -111,7 +111,17 @@ fn run_stored(
     stop: crate::search::Stop<'_>,
 ) -> EngineOutcome {
     let set = &selection.set[..];
-    let docs: Vec<u32> = set.iter().map(|&s| c.docs[s as usize]).collect();
+    // a store whose documents run 0, 1, 2... without a gap (one never compacted, or
+    // with nothing removed) stores each memory under its slot: the set is its documents
+    let dense = c
+        .docs
+        .last()
+        .is_none_or(|&last| last as usize + 1 == c.docs.len());
+    let docs: std::borrow::Cow<'_, [u32]> = if dense {
+        std::borrow::Cow::Borrowed(set)
+    } else {
+        set.iter().map(|&s| c.docs[s as usize]).collect()
+    };
     let to_slots = |mut matches: Vec<Match>| {
         for m in &mut matches {
             m.slot = set[m.slot as usize];

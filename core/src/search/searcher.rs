@@ -597,30 +597,33 @@ impl Searcher {
             }
             _ => Vec::new(),
         };
-        let hits = page
-            .into_iter()
-            .enumerate()
-            .filter_map(|(at, (m, is_discovery))| {
-                let slot = m.slot as usize;
-                let read = self.memory(snapshot, slot).map(|memory| {
-                    let count = self.corpus.relationship_count.get(slot);
-                    (memory, count.or(counts.get(at)).copied().unwrap_or(0))
-                });
-                match read {
-                    Ok((memory, relationship_count)) => Some(Hit {
-                        memory,
-                        relationship_count,
-                        score: scored.then_some(m.score),
-                        match_quality: quality,
-                        is_discovery,
-                    }),
-                    Err(e) => {
-                        damage.get_or_insert_with(|| e.to_string());
-                        None
+        // sized for the whole page first: grown a doubling at a time, ten thousand
+        // memories were copied (and their pages faulted in) about twice over
+        let mut hits = Vec::with_capacity(page.len());
+        hits.extend(
+            page.into_iter()
+                .enumerate()
+                .filter_map(|(at, (m, is_discovery))| {
+                    let slot = m.slot as usize;
+                    let read = self.memory(snapshot, slot).map(|memory| {
+                        let count = self.corpus.relationship_count.get(slot);
+                        (memory, count.or(counts.get(at)).copied().unwrap_or(0))
+                    });
+                    match read {
+                        Ok((memory, relationship_count)) => Some(Hit {
+                            memory,
+                            relationship_count,
+                            score: scored.then_some(m.score),
+                            match_quality: quality,
+                            is_discovery,
+                        }),
+                        Err(e) => {
+                            damage.get_or_insert_with(|| e.to_string());
+                            None
+                        }
                     }
-                }
-            })
-            .collect();
+                }),
+        );
         SearchResponse {
             total,
             hits,
