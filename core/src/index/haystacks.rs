@@ -153,23 +153,6 @@ impl<'a> Chunk<'a> {
         self.start(slot.min(self.slots))
     }
 
-    /// The haystacks of the slots `slots`, their text checked as UTF-8 in one pass;
-    /// `None` when some is not UTF-8 or a slot is past the end.
-    pub fn strs(&self, slots: std::ops::Range<usize>) -> Option<Vec<&'a str>> {
-        if slots.end > self.slots || slots.start > slots.end {
-            return None;
-        }
-        let header = header_bytes(self.slots);
-        let begin = self.start(slots.start);
-        let span = self
-            .bytes
-            .get(header + begin..header + self.start(slots.end))?;
-        let text = std::str::from_utf8(span).ok()?;
-        slots
-            .map(|slot| text.get(self.start(slot) - begin..self.start(slot + 1) - begin))
-            .collect()
-    }
-
     /// Calls `hit` once for every slot whose haystack contains the word `finder` looks
     /// for (`len` bytes long), in one pass over the chunk's text: a match counts only
     /// when it lies inside one haystack.
@@ -409,17 +392,11 @@ mod tests {
             assert_eq!(c.get(s), *h, "slot {s}");
         }
         assert_eq!(c.get(slots), b"");
-        let strs = c.strs(2..slots).expect("UTF-8");
-        assert_eq!(strs.len(), slots - 2);
-        assert_eq!((strs[2], strs[slots - 3]), ("X Y", "é"));
-        assert!(c.strs(0..slots + 1).is_none());
-        // a slot ending inside a character is not text
-        let mut split = docs.clone();
-        split[1] = &[0xc3];
-        split[2] = &[0xa9];
-        let split = encode(&split);
-        let s = Chunk::parse(&split).expect("parses");
-        assert!(s.strs(1..3).is_none() && s.strs(1..2).is_none());
+        // the text of all slots, each where start_of says
+        for (s, h) in docs.iter().enumerate() {
+            assert_eq!(&c.text()[c.start_of(s)..c.start_of(s + 1)], *h, "slot {s}");
+        }
+        assert_eq!(c.start_of(slots + 5), c.text().len());
         assert!(Chunk::parse(&bytes[..bytes.len() - 1]).is_none());
         let mut longer = bytes.clone();
         longer.push(0);

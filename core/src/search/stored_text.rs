@@ -15,6 +15,7 @@ use crate::search::order::Placed;
 use crate::search::skim::FuzzyPattern;
 use crate::store::StoreReader;
 use memchr::memmem::Finder;
+use std::cell::Cell;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -173,17 +174,31 @@ pub(crate) fn fuzzy(
             walk,
             stop,
             |positions, chunk, c| {
-                // the slots from the first document's to the last's, checked as UTF-8 in
-                // one pass
-                let first = (docs[positions.start] - chunk) as usize;
-                let last = (docs[positions.end - 1] - chunk) as usize;
-                let Some(hays) = c.strs(first..last + 1) else {
-                    return false;
-                };
-                let hay = |pos: u32| hays[(docs[pos as usize] - chunk) as usize - first];
-                if positions.clone().any(|pos| hay(pos as u32).is_empty()) {
+                let slot = |pos: u32| (docs[pos as usize] - chunk) as usize;
+                // a memory of the set without a haystack: the chunk is damaged
+                if positions
+                    .clone()
+                    .any(|pos| c.get(slot(pos as u32)).is_empty())
+                {
                     return false;
                 }
+                // the text from the first document's haystack to the last's, checked as
+                // UTF-8 in one pass; a haystack that does not begin and end on a
+                // character's boundary is damage
+                let (first, last) = (slot(positions.start as u32), slot(positions.end as u32 - 1));
+                let begin = c.start_of(first);
+                let Ok(text) = std::str::from_utf8(&c.text()[begin..c.start_of(last + 1)]) else {
+                    return false;
+                };
+                let damaged = Cell::new(false);
+                let hay = |pos: u32| {
+                    let s = slot(pos);
+                    let within = c.start_of(s) - begin..c.start_of(s + 1) - begin;
+                    text.get(within).unwrap_or_else(|| {
+                        damaged.set(true);
+                        ""
+                    })
+                };
                 // the positions whose haystack holds the pattern, found in one pass over
                 // the chunk's text, are the only ones worth scoring
                 let (within, mut at) = (&docs[positions.clone()], 0);
@@ -213,7 +228,7 @@ pub(crate) fn fuzzy(
                         best.scan(&pattern, rev, Matching::Test, rank, hay, &mut found)
                     }
                 }
-                true
+                !damaged.get()
             },
         );
         if whole != Some(true) {
