@@ -94,7 +94,8 @@ static HUGE: AtomicBool = AtomicBool::new(false);
 /// advised.
 static HEAP_FROM: AtomicUsize = AtomicUsize::new(0);
 
-/// How far the heap has been advised (a huge page boundary).
+/// How far the heap has been advised (a huge page boundary). A heap that shrinks and
+/// grows again past it is advised from there on.
 static HEAP_ADVISED: AtomicUsize = AtomicUsize::new(0);
 
 /// The size of a transparent huge page (x86-64, and arm64 with 4 KiB pages).
@@ -160,14 +161,19 @@ fn advise(p: *mut u8, size: usize) {
         if size >= HUGE_PAGE {
             advise_range(p as usize, p as usize + size);
         }
-        // SAFETY: `sbrk(0)` only reads where the heap ends.
-        let end = unsafe { libc::sbrk(0) } as usize;
-        let end = end - end % HUGE_PAGE;
-        if end != HEAP_ADVISED.load(Ordering::Relaxed) {
-            // a heap that shrank is advised again from its new end when it grows
-            let from = HEAP_ADVISED.swap(end, Ordering::Relaxed);
-            if end > from {
-                advise_range(from.max(HEAP_FROM.load(Ordering::Relaxed)), end);
+        // a block within the advised part of the heap cannot follow a growth: only a
+        // block ending past it (in the heap's last, partial huge page, in a growth, or
+        // a block of its own higher up) asks where the heap ends
+        let advised = HEAP_ADVISED.load(Ordering::Relaxed);
+        if (p as usize).saturating_add(size) > advised {
+            // SAFETY: `sbrk(0)` only reads where the heap ends.
+            let end = unsafe { libc::sbrk(0) } as usize;
+            let end = end - end % HUGE_PAGE;
+            if end > advised {
+                let from = HEAP_ADVISED.swap(end, Ordering::Relaxed);
+                if end > from {
+                    advise_range(from.max(HEAP_FROM.load(Ordering::Relaxed)), end);
+                }
             }
         }
     }
