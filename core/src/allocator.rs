@@ -101,6 +101,11 @@ static HEAP_ADVISED: AtomicUsize = AtomicUsize::new(0);
 /// The size of a transparent huge page (x86-64, and arm64 with 4 KiB pages).
 const HUGE_PAGE: usize = 2 << 20;
 
+/// The huge page boundary at or below `address`.
+fn huge_page_floor(address: usize) -> usize {
+    address - address % HUGE_PAGE
+}
+
 /// How much more than it must the heap grows each time, under [`use_huge_pages`]:
 /// fewer growths, each large enough to hold whole huge pages.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -113,8 +118,8 @@ const TOP_PAD: libc::c_int = 16 << 20;
 /// and about 1,000 with them. All threads then allocate from the one heap (glibc's
 /// arenas limited to one) so that it covers them too, and the heap grows 16 MiB at a
 /// time. Call it before starting any thread. Returns whether it took effect: not under
-/// mimalloc, nor outside glibc on Linux, nor where the kernel has no huge pages (then
-/// the advice is simply ignored).
+/// mimalloc, nor outside glibc on Linux (a kernel without huge pages ignores the
+/// advice).
 ///
 /// glibc's own `glibc.malloc.hugetlb=1` tunable does the same, but version 2.36 decides
 /// whether the kernel takes the advice by comparing a buffer it did not terminate, so
@@ -130,7 +135,7 @@ pub fn use_huge_pages() -> bool {
             libc::sbrk(0) as usize
         };
         HEAP_FROM.store(end, Ordering::Relaxed);
-        HEAP_ADVISED.store(end - end % HUGE_PAGE, Ordering::Relaxed);
+        HEAP_ADVISED.store(huge_page_floor(end), Ordering::Relaxed);
         HUGE.store(true, Ordering::Relaxed);
         return true;
     }
@@ -141,7 +146,7 @@ pub fn use_huge_pages() -> bool {
 /// mapped.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn advise_range(from: usize, to: usize) {
-    let (first, end) = (from.next_multiple_of(HUGE_PAGE), to - to % HUGE_PAGE);
+    let (first, end) = (from.next_multiple_of(HUGE_PAGE), huge_page_floor(to));
     if end > first {
         // SAFETY: the range lies within memory this process mapped (a block it was
         // just given, or its heap); the advice changes no contents. A kernel without
@@ -167,8 +172,7 @@ fn advise(p: *mut u8, size: usize) {
         let advised = HEAP_ADVISED.load(Ordering::Relaxed);
         if (p as usize).saturating_add(size) > advised {
             // SAFETY: `sbrk(0)` only reads where the heap ends.
-            let end = unsafe { libc::sbrk(0) } as usize;
-            let end = end - end % HUGE_PAGE;
+            let end = huge_page_floor(unsafe { libc::sbrk(0) } as usize);
             if end > advised {
                 let from = HEAP_ADVISED.swap(end, Ordering::Relaxed);
                 if end > from {
@@ -179,11 +183,6 @@ fn advise(p: *mut u8, size: usize) {
     }
     #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
     let _ = (p, size);
-}
-
-/// Whether [`use_huge_pages`] took effect in this process.
-pub fn huge_pages() -> bool {
-    HUGE.load(Ordering::Relaxed)
 }
 
 /// Blocks of at least this many bytes get pages of their own from the system

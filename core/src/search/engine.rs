@@ -46,6 +46,21 @@ pub(crate) struct EngineOutcome {
     pub incomplete: bool,
 }
 
+impl EngineOutcome {
+    /// Matches a ranking engine (BM25, fuzzy) scored, with the best ones it ranked
+    /// itself, if any.
+    fn scored(matches: Vec<Match>, best: Option<Vec<Match>>) -> EngineOutcome {
+        EngineOutcome {
+            matches,
+            notice: None,
+            quality: None,
+            scored: true,
+            best,
+            incomplete: false,
+        }
+    }
+}
+
 /// Runs `engine` with `query` over the memories the filters keep (`selection`).
 /// `within`, when given, is a subset of them known to hold every literal (all words)
 /// or fuzzy match, from a previous query the new one extends. `snapshot` is the store
@@ -74,27 +89,13 @@ pub(crate) fn run(
             if matches.is_empty() {
                 run_literal(c, set, member, None, query, Some(bm25::FALLBACK_NOTICE))
             } else {
-                EngineOutcome {
-                    matches,
-                    notice: None,
-                    quality: None,
-                    scored: true,
-                    best: None,
-                    incomplete: false,
-                }
+                EngineOutcome::scored(matches, None)
             }
         }
         Engine::Fuzzy => {
             let (ranking, floor) = fuzzy;
             let found = fuzzy::run(c, within.unwrap_or(set), query, ranking, floor);
-            EngineOutcome {
-                matches: found.matches,
-                notice: None,
-                quality: None,
-                scored: true,
-                best: found.best,
-                incomplete: false,
-            }
+            EngineOutcome::scored(found.matches, found.best)
         }
     }
 }
@@ -155,14 +156,7 @@ fn run_stored(
             if matches.is_empty() {
                 literal(Some(bm25::FALLBACK_NOTICE))
             } else {
-                EngineOutcome {
-                    matches,
-                    notice: None,
-                    quality: None,
-                    scored: true,
-                    best: None,
-                    incomplete: false,
-                }
+                EngineOutcome::scored(matches, None)
             }
         }
         Engine::Fuzzy => {
@@ -176,11 +170,7 @@ fn run_stored(
             });
             EngineOutcome {
                 incomplete,
-                matches: to_slots(found.matches),
-                notice: None,
-                quality: None,
-                scored: true,
-                best: found.best.map(to_slots),
+                ..EngineOutcome::scored(to_slots(found.matches), found.best.map(to_slots))
             }
         }
     }
