@@ -722,3 +722,35 @@ fn an_id_or_a_backlink_row_lost_to_a_damaged_key_is_damage_not_a_missing_memory(
     let report = memlens::store::check::check(&path, &dir.path().join("scratch")).unwrap();
     assert!(!report.is_clean());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Reading many memories at once hands each place what reading it alone gives: near
+    /// and far documents, repeated ones, purged ones and ones past the last.
+    #[test]
+    fn memories_read_together_are_the_memories_read_one_by_one(
+        stored in 1usize..300,
+        purged in proptest::collection::vec(0usize..300, 0..40),
+        asked in proptest::collection::vec(0u32..340, 0..200),
+    ) {
+        let (_dir, store) = temp_store();
+        let mut w = store.write().unwrap();
+        for n in 0..stored {
+            w.put(&Memory::new(&format!("m{n}"), &format!("body {n}"), Timestamp(n as i64)))
+                .unwrap();
+        }
+        for n in purged.iter().filter(|&&n| n < stored) {
+            let _ = w.purge(&format!("m{n}"));
+        }
+        w.commit().unwrap();
+        let r = store.read().unwrap();
+        let mut together = vec![None; asked.len()];
+        r.each_doc(&asked, |at, memory| {
+            assert!(together[at].is_none(), "place {at} handed twice");
+            together[at] = Some(memory.unwrap());
+        });
+        let alone: Vec<_> = asked.iter().map(|&doc| Some(r.get_doc(doc).unwrap())).collect();
+        proptest::prop_assert_eq!(together, alone);
+    }
+}

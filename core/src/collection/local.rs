@@ -24,7 +24,7 @@ enum Backing {
     /// A store open for reading and writing.
     Store(Arc<Store>),
     /// One read-only snapshot (a one-shot command's).
-    Snapshot(StoreReader),
+    Snapshot(Box<StoreReader>),
 }
 
 /// A [`Collection`] over one redb file on this machine.
@@ -62,7 +62,7 @@ impl LocalCollection {
 
     /// A read-only collection of one snapshot: searches and reads, no changes.
     pub fn snapshot(reader: StoreReader) -> LocalCollection {
-        LocalCollection::with(Backing::Snapshot(reader))
+        LocalCollection::with(Backing::Snapshot(Box::new(reader)))
     }
 
     fn with(backing: Backing) -> LocalCollection {
