@@ -12,7 +12,9 @@
 //! `MEMLENS_BENCH_ROWS=T` runs only the rows named with `T` (`keys`: the keys pressed
 //! while the index loads, in process; `browser`: the same keys in the real browser, in a
 //! pty; `MEMLENS_BENCH_PRESS_AT_MS=T` presses each key no earlier than T ms after the
-//! browser started, `MEMLENS_BENCH_EACH=1` prints every press). `MEMLENS_BENCH_DIR=D` keeps the corpus and both stores in `D` and reuses them.
+//! browser started, `MEMLENS_BENCH_EACH=1` prints every press,
+//! `MEMLENS_BENCH_KEYS=T` presses only the keys whose rows are named with `T`).
+//! `MEMLENS_BENCH_DIR=D` keeps the corpus and both stores in `D` and reuses them.
 
 #[path = "scale_support/browser_keys.rs"]
 mod browser_keys;

@@ -347,7 +347,7 @@ fn check(store: &Store, requests: &[SearchRequest], context: &str, kept: &KeptCo
         loaded.facet_names(),
         "filter choices over the kept corpus differ {context}"
     );
-    for req in requests {
+    for (i, req) in requests.iter().enumerate() {
         let stored = plan::from_stored(&reader, req)
             .expect("stored")
             .expect("the persisted index answers");
@@ -365,7 +365,7 @@ fn check(store: &Store, requests: &[SearchRequest], context: &str, kept: &KeptCo
             &actual(&stored),
             &format!("{context}: {req:?}"),
         );
-        for field in [
+        for (j, field) in [
             NumericField::RelationshipCount,
             NumericField::Feel(0),
             NumericField::Weight,
@@ -373,7 +373,10 @@ fn check(store: &Store, requests: &[SearchRequest], context: &str, kept: &KeptCo
             NumericField::RatingSum,
             NumericField::CreatedAt,
             NumericField::Composite(Composite::TotalSignificance),
-        ] {
+        ]
+        .into_iter()
+        .enumerate()
+        {
             let a =
                 plan::histogram(Index::Stored(&reader), &req.filters, field, 4).expect("histogram");
             let b = loaded.histogram(&req.filters, field, 4);
@@ -382,6 +385,20 @@ fn check(store: &Store, requests: &[SearchRequest], context: &str, kept: &KeptCo
                 b,
                 histogram_oracle(&docs, &req.filters, field, 4),
                 "{context}: histogram of {field:?} against brute force for {req:?}"
+            );
+            // a histogram stopped at its first, second, ... look at its stop (before
+            // it reads, while it reads the column into the kept corpus, while it
+            // counts) answers nothing, or the whole answer when it ended first, and
+            // leaves the kept corpus answering exactly
+            let looks = (i + j) % 6;
+            let asked = std::sync::atomic::AtomicUsize::new(0);
+            let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= looks;
+            let stopped =
+                plan::histogram_unless(Index::Kept(&reader, kept), &req.filters, field, 4, &stop)
+                    .expect("histogram");
+            assert!(
+                stopped.is_none() || stopped.as_ref() == Some(&b),
+                "{context}: histogram of {field:?} stopped after {looks} looks: {stopped:?}"
             );
             let a = plan::histogram(Index::Kept(&reader, kept), &req.filters, field, 4)
                 .expect("histogram");

@@ -737,7 +737,7 @@ proptest::proptest! {
         let (_dir, store) = temp_store();
         let mut w = store.write().unwrap();
         for n in 0..stored {
-            w.put(&Memory::new(&format!("m{n}"), &format!("body {n}"), Timestamp(n as i64)))
+            w.put(&Memory::new(format!("m{n}"), format!("body {n}"), Timestamp(n as i64)))
                 .unwrap();
         }
         for n in purged.iter().filter(|&&n| n < stored) {

@@ -142,7 +142,9 @@ pub fn in_the_browser(memlens: &str, store: &Path, runs: usize) {
             CTRL_T,
         ),
     ];
-    for (name, before, key) in cases {
+    // MEMLENS_BENCH_KEYS=T presses only the keys whose row names hold T
+    let only = std::env::var("MEMLENS_BENCH_KEYS").unwrap_or_default();
+    for (name, before, key) in cases.into_iter().filter(|(n, ..)| n.contains(&only)) {
         let (mut times, mut during, mut missed) = (Vec::<f64>::new(), 0, 0);
         for _ in 0..runs {
             match one(memlens, store, home.path(), before, key) {

@@ -313,6 +313,21 @@ impl Collection for LocalCollection {
         self.with_index(|index| Ok(plan::histogram(index, filters, field, bins)?))
     }
 
+    fn histogram_unless(
+        &self,
+        filters: &Filters,
+        field: NumericField,
+        bins: usize,
+        superseded: crate::search::Stop<'_>,
+    ) -> CollectionResult<Option<Histogram>> {
+        // the planner asks `superseded` before it reads anything
+        self.with_index(|index| {
+            Ok(plan::histogram_unless(
+                index, filters, field, bins, superseded,
+            )?)
+        })
+    }
+
     fn facet_names(&self) -> CollectionResult<[Vec<String>; 3]> {
         self.with_index(|index| Ok(plan::facet_names(index)?))
     }

@@ -113,6 +113,21 @@ pub trait Collection: Send + Sync {
         bins: usize,
     ) -> CollectionResult<Histogram>;
 
+    /// [`Collection::histogram`], stopping early with `Ok(None)` once `superseded` says
+    /// a newer request should go first (a slider's histogram gives way to a search).
+    fn histogram_unless(
+        &self,
+        filters: &Filters,
+        field: NumericField,
+        bins: usize,
+        superseded: crate::search::Stop<'_>,
+    ) -> CollectionResult<Option<Histogram>> {
+        if superseded() {
+            return Ok(None);
+        }
+        self.histogram(filters, field, bins).map(Some)
+    }
+
     /// The distinct types, tags and modules, each sorted: the filter panel's choices.
     fn facet_names(&self) -> CollectionResult<[Vec<String>; 3]>;
 

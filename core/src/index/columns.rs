@@ -14,6 +14,7 @@ use super::sealed::{Sealed, SealedBuf};
 use crate::codec::code_of;
 use crate::model::{Composite, FEEL_DIMS, Scope, Status};
 use redb::{ReadableTable, StorageError, Table, TableDefinition};
+use std::ops::ControlFlow;
 
 /// (field name, chunk number = document / [`CHUNK_DOCS`]) → the chunk's values.
 pub const COLUMNS: TableDefinition<(&str, u32), Sealed> = TableDefinition::new("columns");
@@ -587,11 +588,11 @@ fn lists(r: &mut Bytes<'_>) -> Option<ListChunk> {
 }
 
 /// Calls `f(chunk, its lists)` for every stored chunk of the list column
-/// `field` (the tags), in chunk order, without a list per document.
+/// `field` (the tags), in chunk order, without a list per document, until `f` breaks.
 pub fn for_each_list<T: ReadableTable<(&'static str, u32), Sealed>>(
     table: &T,
     field: Field,
-    mut f: impl FnMut(u32, &ListChunk),
+    mut f: impl FnMut(u32, &ListChunk) -> ControlFlow<()>,
 ) -> Result<(), StorageError> {
     let name = field.name();
     for entry in table.range((name, 0)..=(name, u32::MAX))? {
@@ -603,7 +604,9 @@ pub fn for_each_list<T: ReadableTable<(&'static str, u32), Sealed>>(
             Some([6]) => lists(&mut r).filter(|_| r.0.is_empty()),
             _ => None,
         };
-        f(chunk, &read.ok_or_else(|| damaged(field, chunk))?);
+        if f(chunk, &read.ok_or_else(|| damaged(field, chunk))?).is_break() {
+            break;
+        }
     }
     Ok(())
 }
@@ -628,11 +631,11 @@ pub fn get<T: ReadableTable<(&'static str, u32), Sealed>>(
     }
 }
 
-/// Calls `f` with every stored chunk of `field`, in chunk order.
+/// Calls `f` with every stored chunk of `field`, in chunk order, until `f` breaks.
 pub fn for_each<T: ReadableTable<(&'static str, u32), Sealed>>(
     table: &T,
     field: Field,
-    mut f: impl FnMut(u32, &Values),
+    mut f: impl FnMut(u32, &Values) -> ControlFlow<()>,
 ) -> Result<(), StorageError> {
     let name = field.name();
     for entry in table.range((name, 0)..=(name, u32::MAX))? {
@@ -641,7 +644,9 @@ pub fn for_each<T: ReadableTable<(&'static str, u32), Sealed>>(
         let values = decode(bytes.value().open(&(name, chunk))?)
             .filter(|d| std::mem::discriminant(d) == std::mem::discriminant(&field.empty()))
             .ok_or_else(|| damaged(field, chunk))?;
-        f(chunk, &values);
+        if f(chunk, &values).is_break() {
+            break;
+        }
     }
     Ok(())
 }

@@ -11,6 +11,7 @@
 //! holds was read at the same change, and the answer code reads only the columns the
 //! request needs (`tests/search_plan.rs` holds the two to each other).
 
+use crate::search::Stop;
 use crate::search::searcher::Searcher;
 use crate::search::stored::{self, Needs};
 use crate::store::{StoreReader, StoreResult};
@@ -56,12 +57,14 @@ impl KeptCorpus {
 /// one over a corpus read now, which `kept` then holds. A kept searcher keeps what it
 /// worked out for earlier requests on the same corpus (the last filters' selection,
 /// the browse orders), as the loaded one does. `None` when the persisted index cannot
-/// answer (as [`stored::load`]). Without `kept`, or when another request is using its
-/// searcher, the corpus is read for this request alone.
+/// answer (as [`stored::load`]), and when `stop` said so while a column was read into
+/// the kept corpus (which then stays as it was). Without `kept`, or when another
+/// request is using its searcher, the corpus is read for this request alone.
 pub(crate) fn with_searcher<T>(
     kept: Option<&KeptCorpus>,
     reader: &StoreReader,
     needs: &Needs,
+    stop: Stop<'_>,
     f: impl FnOnce(&Searcher) -> T,
 ) -> StoreResult<Option<T>> {
     let searcher = |corpus| Searcher::with(corpus, None, reader.path());
@@ -71,7 +74,14 @@ pub(crate) fn with_searcher<T>(
     let change = reader.change_number()?;
     let kept = match slot.take() {
         Some(mut k) if k.change == change => {
-            stored::extend(reader, &mut k.searcher.corpus, &mut k.read, needs)?.then_some(k)
+            if !stored::extend(reader, &mut k.searcher.corpus, &mut k.read, needs, stop)? {
+                if stop() {
+                    // stopped before the corpus changed: kept for the request that stopped it
+                    *slot = Some(k);
+                }
+                return Ok(None);
+            }
+            Some(k)
         }
         _ => stored::load(reader, needs)?.map(|corpus| Kept {
             change,

@@ -56,14 +56,16 @@ impl<'a> Index<'a> {
 }
 
 /// Runs `f` on a searcher over a corpus of `reader` holding what `needs` asks for, kept
-/// in `kept` when there is one; `None` when the persisted index cannot answer.
+/// in `kept` when there is one; `None` when the persisted index cannot answer, or when
+/// `stop` said so while the kept corpus read a column.
 fn on_stored<T>(
     reader: &StoreReader,
     kept: Option<&KeptCorpus>,
     needs: &Needs,
+    stop: Stop<'_>,
     f: impl FnOnce(&Searcher) -> T,
 ) -> StoreResult<Option<T>> {
-    with_searcher(kept, reader, needs, f)
+    with_searcher(kept, reader, needs, stop, f)
 }
 
 /// Answers `req` exactly (SPEC §3) from `index`.
@@ -122,7 +124,7 @@ fn answer_stored(
     needs.filters(&req.filters);
     needs.mode(Searcher::effective_mode(req));
     needs.engine(req);
-    Ok(on_stored(reader, kept, &needs, |searcher| {
+    Ok(on_stored(reader, kept, &needs, stop, |searcher| {
         searcher.answer_unless(Some(reader), req, stop)
     })?
     .flatten())
@@ -237,7 +239,7 @@ pub fn matching(index: Index<'_>, req: &SearchRequest) -> StoreResult<Vec<u32>> 
     needs.filters(&req.filters);
     needs.mode(crate::search::BrowseMode::Time);
     needs.engine(req);
-    let docs = on_stored(reader, kept, &needs, |searcher| {
+    let docs = on_stored(reader, kept, &needs, &crate::search::never, |searcher| {
         searcher.matching_docs(Some(reader), req)
     })?
     .flatten();
@@ -257,16 +259,40 @@ pub fn histogram(
     field: NumericField,
     bins: usize,
 ) -> StoreResult<Histogram> {
+    match histogram_unless(index, filters, field, bins, &crate::search::never)? {
+        Some(histogram) => Ok(histogram),
+        None => unreachable!("a histogram that is never stopped is built"),
+    }
+}
+
+/// [`histogram`], which stops once `stop` says so (between two chunks of the column it
+/// reads, or of the memories it counts): then `None`, and a corpus kept for the
+/// requests stays as it was. A slider's histogram gives way to a search this way.
+pub fn histogram_unless(
+    index: Index<'_>,
+    filters: &Filters,
+    field: NumericField,
+    bins: usize,
+    stop: Stop<'_>,
+) -> StoreResult<Option<Histogram>> {
     let (reader, kept) = match index.source() {
-        Source::Memory(searcher) => return Ok(searcher.histogram(filters, field, bins)),
+        Source::Memory(searcher) => {
+            return Ok(searcher.histogram_unless(filters, field, bins, stop));
+        }
         Source::Persisted(reader, kept) => (reader, kept),
     };
+    if stop() {
+        return Ok(None);
+    }
     let mut needs = Needs::default();
     needs.filters(filters);
     needs.numeric(field);
-    match on_stored(reader, kept, &needs, |s| s.histogram(filters, field, bins))? {
+    match on_stored(reader, kept, &needs, stop, |s| {
+        s.histogram_unless(filters, field, bins, stop)
+    })? {
         Some(histogram) => Ok(histogram),
-        None => Ok(Searcher::load(reader)?.histogram(filters, field, bins)),
+        None if stop() => Ok(None),
+        None => Ok(Searcher::load(reader)?.histogram_unless(filters, field, bins, stop)),
     }
 }
 
@@ -278,7 +304,13 @@ pub fn facet_names(index: Index<'_>) -> StoreResult<[Vec<String>; 3]> {
     };
     let mut needs = Needs::default();
     needs.facets();
-    match on_stored(reader, kept, &needs, Searcher::facet_names)? {
+    match on_stored(
+        reader,
+        kept,
+        &needs,
+        &crate::search::never,
+        Searcher::facet_names,
+    )? {
         Some(names) => Ok(names),
         None => Ok(Searcher::load(reader)?.facet_names()),
     }

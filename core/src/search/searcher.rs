@@ -663,11 +663,26 @@ impl Searcher {
     /// range on `field` (the usual slider: the panel asks for every slider's histogram
     /// under the same filters).
     pub fn histogram(&self, filters: &Filters, field: NumericField, bins: usize) -> Histogram {
+        match self.histogram_unless(filters, field, bins, &crate::search::never) {
+            Some(histogram) => histogram,
+            None => unreachable!("a histogram that is never stopped is built"),
+        }
+    }
+
+    /// [`Searcher::histogram`], stopping with `None` once `stop` says so between two
+    /// parts of the memories it counts.
+    pub fn histogram_unless(
+        &self,
+        filters: &Filters,
+        field: NumericField,
+        bins: usize,
+        stop: crate::search::Stop<'_>,
+    ) -> Option<Histogram> {
         let c = &self.corpus;
         let others = CompiledFilters::new(c, filters, Some(field));
         if !others.leaves_out_any() {
             let kept = self.select(filters);
-            return histogram::build(c, &kept.set, kept.set.len(), field, bins);
+            return histogram::build(c, &kept.set, kept.set.len(), field, bins, stop);
         }
         let set = others.select(c);
         let all = CompiledFilters::new(c, filters, None);
@@ -679,7 +694,10 @@ impl Searcher {
                     .count(),
             ]
         });
-        histogram::build(c, &set, kept.iter().sum(), field, bins)
+        if stop() {
+            return None;
+        }
+        histogram::build(c, &set, kept.iter().sum(), field, bins, stop)
     }
 
     /// The distinct types, tags and modules of the loaded memories (deleted included),

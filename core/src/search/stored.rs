@@ -10,6 +10,7 @@ use crate::index::SEARCH_DOCS;
 use crate::index::columns::{self, COLUMNS, Field, NONE, Values};
 use crate::index::facts::{self, FACTS};
 use crate::model::{Composite, Scope, Status};
+use crate::search::Stop;
 use crate::search::column::Column;
 use crate::search::corpus::{Corpus, Fixed, NO_MODULE};
 use crate::search::fuzzy::Ranking;
@@ -18,6 +19,7 @@ use crate::search::request::{BrowseMode, Filters, NumericField};
 use crate::search::searcher::storage;
 use crate::store::{StoreReader, StoreResult};
 use foldhash::HashSet;
+use std::ops::ControlFlow;
 
 /// What a request reads beside the facts (documents, created_at, deleted, lengths),
 /// the types and the statuses, which every filter reads.
@@ -144,10 +146,11 @@ fn walk(
     table: &redb::ReadOnlyTable<(&'static str, u32), crate::schema::sealed::Sealed>,
     docs: &Fixed<u32>,
     field: Field,
+    stop: Stop<'_>,
     f: impl FnMut(usize, &Values, usize, bool),
-) -> StoreResult<()> {
+) -> StoreResult<bool> {
     let sparse = docs.len() < SPARSE_BELOW;
-    let chunks = |each: &mut dyn FnMut(u32, &Values)| {
+    let chunks = |each: &mut dyn FnMut(u32, &Values) -> ControlFlow<()>| {
         if !sparse {
             return columns::for_each(table, field, |chunk, values| each(chunk, values));
         }
@@ -157,13 +160,14 @@ fn walk(
             let chunk = doc / columns::CHUNK_DOCS;
             if last.replace(chunk) != Some(chunk)
                 && let Some(values) = columns::get(table, field, chunk)?
+                && each(chunk, &values).is_break()
             {
-                each(chunk, &values);
+                break;
             }
         }
         Ok(())
     };
-    walk_chunks(reader, docs, &columns::empty(field), chunks, f)
+    walk_chunks(reader, docs, &columns::empty(field), chunks, stop, f)
 }
 
 /// Below this many memories, a corpus reads each column's chunks that hold them one by
@@ -172,17 +176,24 @@ fn walk(
 const SPARSE_BELOW: usize = if cfg!(debug_assertions) { 8 } else { 4096 };
 
 /// [`walk`] over chunks of any kind that `chunks` reads, `empty` standing for a chunk
-/// not stored.
+/// not stored; false when `stop` said so before a chunk (then not every slot was
+/// given its value).
 fn walk_chunks<V>(
     reader: &StoreReader,
     docs: &Fixed<u32>,
     empty: &V,
-    chunks: impl FnOnce(&mut dyn FnMut(u32, &V)) -> Result<(), redb::StorageError>,
+    chunks: impl FnOnce(&mut dyn FnMut(u32, &V) -> ControlFlow<()>) -> Result<(), redb::StorageError>,
+    stop: Stop<'_>,
     mut f: impl FnMut(usize, &V, usize, bool),
-) -> StoreResult<()> {
+) -> StoreResult<bool> {
     let mut slot = 0;
     let per = columns::CHUNK_DOCS;
+    let mut stopped = false;
     chunks(&mut |chunk, values| {
+        if stop() {
+            stopped = true;
+            return ControlFlow::Break(());
+        }
         while slot < docs.len() && docs[slot] / per < chunk {
             f(slot, empty, (docs[slot] % per) as usize, true);
             slot += 1;
@@ -193,13 +204,17 @@ fn walk_chunks<V>(
             first = false;
             slot += 1;
         }
+        ControlFlow::Continue(())
     })
     .map_err(|e| storage(reader, e))?;
+    if stopped {
+        return Ok(false);
+    }
     while slot < docs.len() {
         f(slot, empty, (docs[slot] % per) as usize, true);
         slot += 1;
     }
-    Ok(())
+    Ok(true)
 }
 
 /// Reads the corpus `needs` asks for; `None` when the persisted index is not current
@@ -244,7 +259,7 @@ fn load_among(
         }
     }
     let fields: Vec<Field> = needs.fields.iter().copied().collect();
-    if !read_fields(reader, &mut c, fields)? {
+    if !read_fields(reader, &mut c, fields, &crate::search::never)? {
         return Ok(None);
     }
     if needs.time_ranks {
@@ -255,8 +270,14 @@ fn load_among(
 
 /// Reads the columns of `fields` for every document of `c` into it, on both cores
 /// (every other field each) from [`PARALLEL_FIELDS`] memories on; false when a stored
-/// chunk does not agree with the facts (the caller loads the store instead).
-fn read_fields(reader: &StoreReader, c: &mut Corpus, mut fields: Vec<Field>) -> StoreResult<bool> {
+/// chunk does not agree with the facts (the caller loads the store instead) or when
+/// `stop` said so between two chunks. `c` gains the fields only when all were read.
+fn read_fields(
+    reader: &StoreReader,
+    c: &mut Corpus,
+    mut fields: Vec<Field>,
+    stop: Stop<'_>,
+) -> StoreResult<bool> {
     fields.sort_by_key(|f| f.name());
     fields.dedup();
     let docs = std::mem::take(&mut c.docs);
@@ -268,9 +289,12 @@ fn read_fields(reader: &StoreReader, c: &mut Corpus, mut fields: Vec<Field>) -> 
         let mut whole = true;
         for &field in group {
             whole &= match field {
-                Field::Tags => fill_tags(reader, &table, &docs, &mut part)?,
-                _ => fill(reader, &table, &docs, field, &mut part)?,
+                Field::Tags => fill_tags(reader, &table, &docs, stop, &mut part)?,
+                _ => fill(reader, &table, &docs, field, stop, &mut part)?,
             };
+            if !whole {
+                break;
+            }
         }
         Ok((part, whole))
     };
@@ -291,13 +315,15 @@ fn read_fields(reader: &StoreReader, c: &mut Corpus, mut fields: Vec<Field>) -> 
 }
 
 /// Adds to a corpus read for [`Needs`] `read` what `more` needs beside it (the fields
-/// not read yet, the time ranks); false as [`read_fields`]. The corpus then answers
+/// not read yet, the time ranks); false as [`read_fields`] (when stopped, `c` and
+/// `read` are as they were). The corpus then answers
 /// every request either needs, exactly as one read for it alone.
 pub(crate) fn extend(
     reader: &StoreReader,
     c: &mut Corpus,
     read: &mut Needs,
     more: &Needs,
+    stop: Stop<'_>,
 ) -> StoreResult<bool> {
     let missing: Vec<Field> = more
         .fields
@@ -306,7 +332,7 @@ pub(crate) fn extend(
         .copied()
         .collect();
     if !missing.is_empty() {
-        if !read_fields(reader, c, missing.clone())? {
+        if !read_fields(reader, c, missing.clone(), stop)? {
             return Ok(false);
         }
         read.fields.extend(missing);
@@ -487,22 +513,22 @@ fn fill_tags(
     reader: &StoreReader,
     table: &redb::ReadOnlyTable<(&'static str, u32), crate::schema::sealed::Sealed>,
     docs: &Fixed<u32>,
+    stop: Stop<'_>,
     c: &mut Corpus,
 ) -> StoreResult<bool> {
-    let chunks = |each: &mut dyn FnMut(u32, &columns::ListChunk)| {
+    let chunks = |each: &mut dyn FnMut(u32, &columns::ListChunk) -> ControlFlow<()>| {
         columns::for_each_list(table, Field::Tags, |chunk, lists| each(chunk, lists))
     };
     let mut numbers: Vec<u32> = Vec::new();
     let empty = columns::ListChunk::default();
-    walk_chunks(reader, docs, &empty, chunks, |_, chunk, at, fresh| {
+    walk_chunks(reader, docs, &empty, chunks, stop, |_, chunk, at, fresh| {
         if fresh {
             numbers = chunk.dict.0.iter().map(|n| c.tag_names.intern(n)).collect();
         }
         c.tags
             .extend(chunk.lists.of(at).iter().map(|&n| numbers[n as usize]));
         c.tag_starts.push(c.tags.len());
-    })?;
-    Ok(true)
+    })
 }
 
 /// Fills the corpus column of `field`; false when a stored value contradicts the
@@ -512,15 +538,17 @@ fn fill(
     table: &redb::ReadOnlyTable<(&'static str, u32), crate::schema::sealed::Sealed>,
     docs: &Fixed<u32>,
     field: Field,
+    stop: Stop<'_>,
     c: &mut Corpus,
 ) -> StoreResult<bool> {
     let mut whole = true;
     let mut numbers: Vec<u32> = Vec::new();
-    walk(
+    let walked = walk(
         reader,
         table,
         docs,
         field,
+        stop,
         |slot, values, at, fresh| match (field, values) {
             (Field::Type | Field::Module, Values::Names(dict, v)) => {
                 let names = if field == Field::Type {
@@ -587,7 +615,7 @@ fn fill(
             _ => whole = false,
         },
     )?;
-    Ok(whole)
+    Ok(walked && whole)
 }
 
 /// The relationship counts of the memories stored under `docs` (in any order), read

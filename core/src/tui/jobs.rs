@@ -52,8 +52,22 @@ pub fn run_search_unless(
 
 /// Computes one slider histogram and tags it.
 pub fn run_histogram(memories: &dyn Collection, generation: u64, job: &HistogramJob) -> Action {
-    match memories.histogram(&job.filters, job.field, HISTOGRAM_BINS) {
-        Ok(h) => Action::HistogramDone {
+    match run_histogram_unless(memories, generation, job, &crate::search::never) {
+        Some(action) => action,
+        None => unreachable!("a histogram that is never stopped is built"),
+    }
+}
+
+/// [`run_histogram`] that gives way, answering `None`, once `gave_way` says a newer
+/// request should go first (it is asked between two chunks of the work).
+pub fn run_histogram_unless(
+    memories: &dyn Collection,
+    generation: u64,
+    job: &HistogramJob,
+    gave_way: crate::search::Stop<'_>,
+) -> Option<Action> {
+    match memories.histogram_unless(&job.filters, job.field, HISTOGRAM_BINS, gave_way) {
+        Ok(Some(h)) => Some(Action::HistogramDone {
             generation,
             row: job.row,
             histogram: SliderHistogram {
@@ -63,8 +77,9 @@ pub fn run_histogram(memories: &dyn Collection, generation: u64, job: &Histogram
                 kept: h.kept,
                 present: h.present,
             },
-        },
-        Err(e) => Action::StoreFailed(e.to_string()),
+        }),
+        Ok(None) => None,
+        Err(e) => Some(Action::StoreFailed(e.to_string())),
     }
 }
 

@@ -23,8 +23,8 @@ use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use tokio::sync::{mpsc, watch};
 
 pub use super::jobs::{
-    HISTOGRAM_BINS, read_detail, read_facets, run_histogram, run_link_search, run_mark_all,
-    run_search, run_search_unless,
+    HISTOGRAM_BINS, read_detail, read_facets, run_histogram, run_histogram_unless, run_link_search,
+    run_mark_all, run_search, run_search_unless,
 };
 
 /// The collection the worker asks, shared by its tasks.
@@ -214,10 +214,22 @@ impl Answers {
     /// Runs a job on the collection off the loop; a damaged store's panic answers
     /// `StoreFailed`.
     async fn run(&self, job: impl FnOnce(&dyn Collection) -> Action + Send + 'static) -> Action {
+        match self.run_unless(move |m| Some(job(m))).await {
+            Some(action) => action,
+            None => unreachable!("the job always answers"),
+        }
+    }
+
+    /// [`Answers::run`] for a job that may answer nothing (it gave way to a newer
+    /// request).
+    async fn run_unless(
+        &self,
+        job: impl FnOnce(&dyn Collection) -> Option<Action> + Send + 'static,
+    ) -> Option<Action> {
         let memories = self.memories.clone();
         offload(&self.waits, move || job(memories.as_ref()))
             .await
-            .unwrap_or_else(Action::StoreFailed)
+            .unwrap_or_else(|reason| Some(Action::StoreFailed(reason)))
     }
 
     /// Reads the filter panel's choices beside the search loop, so that a search asked
@@ -305,7 +317,21 @@ async fn search_task(mut inbox: SearchInbox, answers: Answers) {
                 queue = jobs.into_iter().map(|j| (generation, j)).collect();
             }
             match queue.pop_front() {
-                Some((g, job)) => Some(answers.run(move |m| run_histogram(m, g, &job)).await),
+                Some((g, job)) => {
+                    // a search asked for meanwhile stops this histogram and goes first;
+                    // the histogram is computed again after it
+                    let latest = inbox.newest.clone();
+                    let answered = done_search;
+                    let gave_way = move || latest.load(AtomicOrdering::Relaxed) > answered;
+                    let again = job.clone();
+                    let answer = answers
+                        .run_unless(move |m| run_histogram_unless(m, g, &job, &gave_way))
+                        .await;
+                    if answer.is_none() {
+                        queue.push_front((g, again));
+                    }
+                    answer
+                }
                 None => {
                     tokio::select! {
                         changed = inbox.search.changed() => if changed.is_err() { return },
