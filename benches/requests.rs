@@ -14,6 +14,8 @@
 //! pty; `MEMLENS_BENCH_PRESS_AT_MS=T` presses each key no earlier than T ms after the
 //! browser started, `MEMLENS_BENCH_EACH=1` prints every press,
 //! `MEMLENS_BENCH_KEYS=T` presses only the keys whose rows are named with `T`).
+//! `MEMLENS_BENCH_PAUSE_MS=T` waits T ms before each measured request, as a person's
+//! commands come seconds apart.
 //! `MEMLENS_BENCH_DIR=D` keeps the corpus and both stores in `D` and reuses them.
 
 #[path = "scale_support/browser_keys.rs"]
@@ -76,14 +78,18 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// Runs each command `runs` times, alternated, after one unmeasured run of each (the
 /// page cache warm for all); per command, the median wall time in ms and the median
-/// peak resident MiB.
+/// peak resident MiB. With `MEMLENS_BENCH_PAUSE_MS=T`, each measured run comes T ms
+/// after the one before, as a person's commands come (an idle machine may hand out its
+/// memory differently from one that just freed it).
 fn measure(commands: &[(String, Vec<String>)], runs: usize) -> Vec<(f64, f64)> {
     for (program, args) in commands {
         let _ = run(program, args);
     }
+    let pause = Duration::from_millis(env_usize("MEMLENS_BENCH_PAUSE_MS", 0) as u64);
     let mut samples = vec![(Vec::new(), Vec::new()); commands.len()];
     for _ in 0..runs {
         for ((program, args), (times, peaks)) in commands.iter().zip(&mut samples) {
+            std::thread::sleep(pause);
             if let Some((t, kib)) = run(program, args) {
                 times.push(t.as_secs_f64() * 1e3);
                 peaks.push(kib as f64 / 1024.0);

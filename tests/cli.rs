@@ -413,22 +413,27 @@ fn watch(
 /// The entry of a running process's environment that chooses its allocator, if any.
 #[cfg(target_os = "linux")]
 fn environment(pid: u32) -> String {
-    let entry = format!("{ALLOCATOR_ENV}=");
-    environ(pid)
+    let entries = [
+        format!("{ALLOCATOR_ENV}="),
+        "MIMALLOC_ALLOW_THP=".to_string(),
+    ];
+    let mut found: Vec<String> = environ(pid)
         .into_iter()
-        .filter(|e| e.starts_with(&entry))
-        .collect::<Vec<_>>()
-        .join("\n")
+        .filter(|e| entries.iter().any(|entry| e.starts_with(entry)))
+        .collect();
+    found.sort();
+    found.join("\n")
 }
 
 /// Imports `memories` through a named pipe, with `MEMLENS_ALLOCATOR` set to `chosen`
-/// (or unset); while the import waits for the pipe, takes its allocator's environment
-/// entry once it has one (or after 10 s). Returns it with the export of the store.
+/// and `MIMALLOC_ALLOW_THP` to `thp` (or unset); while the import waits for the pipe,
+/// takes its allocator's environment entries once it has one (or after 10 s). Returns it with the export of the store.
 #[cfg(target_os = "linux")]
 fn import_through_a_pipe(
     home: &Path,
     memories: &[memlens::model::Memory],
     chosen: Option<&str>,
+    thp: Option<&str>,
 ) -> (String, String) {
     use std::io::Write;
     let pipe = home.join("input.jsonl");
@@ -438,8 +443,12 @@ fn import_through_a_pipe(
     cmd.args(["--db", s(&db), "import", "--format", "jsonl", s(&pipe)])
         .env_remove(ALLOCATOR_ENV)
         .stdout(std::process::Stdio::null());
+    cmd.env_remove("MIMALLOC_ALLOW_THP");
     if let Some(value) = chosen {
         cmd.env(ALLOCATOR_ENV, value);
+    }
+    if let Some(value) = thp {
+        cmd.env("MIMALLOC_ALLOW_THP", value);
     }
     let mut child = cmd.spawn().unwrap();
     let ten = std::time::Duration::from_secs(10);
@@ -462,13 +471,26 @@ fn an_import_runs_with_mimalloc_unless_the_allocator_is_chosen() {
     let expected = export(file_home.path(), &db);
 
     let home = tempfile::tempdir().unwrap();
-    let (seen, exported) = import_through_a_pipe(home.path(), &memories, None);
-    assert_eq!(seen, format!("{ALLOCATOR_ENV}={MIMALLOC}"));
+    let (seen, exported) = import_through_a_pipe(home.path(), &memories, None, None);
+    // without mimalloc's huge pages for its arenas
+    assert_eq!(
+        seen,
+        format!("{ALLOCATOR_ENV}={MIMALLOC}\nMIMALLOC_ALLOW_THP=0")
+    );
+    assert_eq!(exported, expected);
+
+    // mimalloc's huge pages as the user set them
+    let home = tempfile::tempdir().unwrap();
+    let (seen, exported) = import_through_a_pipe(home.path(), &memories, None, Some("1"));
+    assert_eq!(
+        seen,
+        format!("{ALLOCATOR_ENV}={MIMALLOC}\nMIMALLOC_ALLOW_THP=1")
+    );
     assert_eq!(exported, expected);
 
     // an allocator the user chose is left as it is
     let home = tempfile::tempdir().unwrap();
-    let (seen, exported) = import_through_a_pipe(home.path(), &memories, Some("system"));
+    let (seen, exported) = import_through_a_pipe(home.path(), &memories, Some("system"), None);
     assert_eq!(seen, format!("{ALLOCATOR_ENV}=system"));
     assert_eq!(exported, expected);
 }
@@ -532,7 +554,7 @@ fn request_advises_huge_pages(db: &Path, value: Option<&str>) -> bool {
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
-fn a_request_asks_for_huge_pages_unless_they_are_off() {
+fn a_request_asks_for_huge_pages_only_when_they_are_on() {
     if !Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists() {
         eprintln!("skipped: this kernel has no transparent huge pages");
         return;
@@ -540,10 +562,10 @@ fn a_request_asks_for_huge_pages_unless_they_are_off() {
     let home = tempfile::tempdir().unwrap();
     // enough memories for the JSON of all of them to fill a pipe (64 KiB)
     let (db, _) = imported_store(home.path(), &generate::memories(7, 400));
-    assert!(request_advises_huge_pages(&db, None));
+    assert!(!request_advises_huge_pages(&db, None));
     assert!(request_advises_huge_pages(&db, Some("on")));
+    assert!(request_advises_huge_pages(&db, Some("1")));
     assert!(!request_advises_huge_pages(&db, Some("off")));
-    assert!(!request_advises_huge_pages(&db, Some("0")));
 }
 
 /// Makes a named pipe at `path`.
