@@ -72,14 +72,16 @@ impl Collection for Hooked {
         self.searching();
         self.inner.sample(request, seed)
     }
-    fn histogram(
+    fn histogram_unless(
         &self,
         filters: &Filters,
         field: NumericField,
         bins: usize,
-    ) -> CollectionResult<Histogram> {
+        superseded: memlens::search::Stop<'_>,
+    ) -> CollectionResult<Option<Histogram>> {
         self.searching();
-        self.inner.histogram(filters, field, bins)
+        self.inner
+            .histogram_unless(filters, field, bins, superseded)
     }
     fn facet_names(&self) -> CollectionResult<[Vec<String>; 3]> {
         self.inner.facet_names()

@@ -304,15 +304,6 @@ impl Collection for LocalCollection {
         exact(resp)
     }
 
-    fn histogram(
-        &self,
-        filters: &Filters,
-        field: NumericField,
-        bins: usize,
-    ) -> CollectionResult<Histogram> {
-        self.with_index(|index| Ok(plan::histogram(index, filters, field, bins)?))
-    }
-
     fn histogram_unless(
         &self,
         filters: &Filters,
@@ -320,7 +311,6 @@ impl Collection for LocalCollection {
         bins: usize,
         superseded: crate::search::Stop<'_>,
     ) -> CollectionResult<Option<Histogram>> {
-        // the planner asks `superseded` before it reads anything
         self.with_index(|index| {
             Ok(plan::histogram_unless(
                 index, filters, field, bins, superseded,

@@ -111,7 +111,12 @@ pub trait Collection: Send + Sync {
         filters: &Filters,
         field: NumericField,
         bins: usize,
-    ) -> CollectionResult<Histogram>;
+    ) -> CollectionResult<Histogram> {
+        match self.histogram_unless(filters, field, bins, &crate::search::never)? {
+            Some(histogram) => Ok(histogram),
+            None => unreachable!("a histogram that is never stopped is built"),
+        }
+    }
 
     /// [`Collection::histogram`], stopping early with `Ok(None)` once `superseded` says
     /// a newer request should go first (a slider's histogram gives way to a search).
@@ -121,12 +126,7 @@ pub trait Collection: Send + Sync {
         field: NumericField,
         bins: usize,
         superseded: crate::search::Stop<'_>,
-    ) -> CollectionResult<Option<Histogram>> {
-        if superseded() {
-            return Ok(None);
-        }
-        self.histogram(filters, field, bins).map(Some)
-    }
+    ) -> CollectionResult<Option<Histogram>>;
 
     /// The distinct types, tags and modules, each sorted: the filter panel's choices.
     fn facet_names(&self) -> CollectionResult<[Vec<String>; 3]>;

@@ -694,9 +694,6 @@ impl Searcher {
                     .count(),
             ]
         });
-        if stop() {
-            return None;
-        }
         histogram::build(c, &set, kept.iter().sum(), field, bins, stop)
     }
 
