@@ -438,6 +438,17 @@ fn rows(tag: &str) -> Vec<Row> {
 /// Writes the corpus, imports it into memlens and loads it into SQLite; returns the tag
 /// the tag row filters on.
 fn prepare(dir: &Path, n: usize) -> String {
+    // the rows' queries (water, the tag) are chosen for the corpus drawn from fortunes
+    // and WordNet: without them the corpus is another text and the rows measure misses
+    let sources = memlens::corpus::sources();
+    for s in &sources {
+        println!("source: {s}");
+    }
+    let has = |name: &str| sources.iter().any(|s| s.starts_with(name));
+    assert!(
+        has("fortunes") && has("wordnet"),
+        "the corpus needs fortunes and WordNet: apt-get install fortunes wordnet-base"
+    );
     let started = Instant::now();
     let tag = write_corpus(dir, n);
     println!(

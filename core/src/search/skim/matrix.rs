@@ -106,8 +106,10 @@ struct Row {
 /// Buffers reused between calls (their contents never are).
 #[derive(Default)]
 pub(super) struct Scratch {
-    /// The haystack's characters, when it is not ASCII.
+    /// The haystack's characters, when it is not ASCII and the pattern is not either.
     pub chars: Vec<char>,
+    /// The haystack as one byte per character, when it is not ASCII and the pattern is.
+    pub bytes: Vec<u8>,
     /// The greedy first position of each pattern character.
     pub first: Vec<usize>,
     /// Per pattern character, the positions where it occurs at or after its first.

@@ -121,6 +121,38 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
     })
 }
 
+/// `f` with this thread's scratch buffers and `choice` as one byte per character
+/// ([`squash`]): the form an ASCII pattern scores any haystack in.
+fn with_bytes<T>(choice: &str, f: impl FnOnce(&mut Scratch, &[u8]) -> T) -> T {
+    with_scratch(|s| {
+        if choice.is_ascii() {
+            return f(s, choice.as_bytes());
+        }
+        let mut bytes = std::mem::take(&mut s.bytes);
+        squash(choice, &mut bytes);
+        let scored = f(s, &bytes);
+        s.bytes = bytes;
+        scored
+    })
+}
+
+/// `choice` with each character as one byte: an ASCII character as itself, any other
+/// as 0x80. Against an ASCII pattern the matrix only asks of a column whether it
+/// matches a pattern character and what kind of character it is: no ASCII character
+/// matches 0x80 (nor, in memlens's matching, any non-ASCII character), and 0x80's kind
+/// is a non-ASCII character's ([`char_type`]), so the bytes score as the characters do.
+fn squash(choice: &str, into: &mut Vec<u8>) {
+    into.clear();
+    // a character's first byte is ASCII or 0xC0 and above; the bytes that continue one
+    // (0x80..0xC0) are left out
+    into.extend(
+        choice
+            .bytes()
+            .filter(|&b| b & 0xC0 != 0x80)
+            .map(|b| if b.is_ascii() { b } else { 0x80 }),
+    );
+}
+
 /// Haystacks longer than this are always scored in full: the matrix's stand-in for −∞
 /// is a finite number that only stays below real scores in shorter ones.
 const BOUNDED_LEN: usize = 4096;
@@ -199,8 +231,10 @@ impl FuzzyPattern {
             && !pattern.is_empty()
             && choice.len() <= BOUNDED_LEN
         {
+            // a haystack's characters are never more than its bytes, and one that starts
+            // with a longer character does not start with the pattern's first
             let starts = usize::from(first.matches(pattern[0], self.case_sensitive));
-            if i64::from(self.loosest_score[starts]) < floor && choice.is_ascii() {
+            if i64::from(self.loosest_score[starts]) < floor {
                 return Scored::Below;
             }
         }
@@ -211,15 +245,14 @@ impl FuzzyPattern {
     /// `ceiling`, that score: the same as [`FuzzyPattern::score`], skipping the full
     /// score of a match whose lower bound (`bound::above`) is above `ceiling`.
     pub fn score_upto(&self, choice: &str, ceiling: i64) -> Scored {
-        let (Some(pattern), true) = (self.ascii.as_deref(), choice.is_ascii()) else {
+        let Some(pattern) = self.ascii.as_deref().filter(|p| p.len() >= 2) else {
             return self.score(choice).map_or(Scored::Missed, Scored::Score);
         };
-        if pattern.len() < 2 || choice.len() > BOUNDED_LEN {
-            return self.score(choice).map_or(Scored::Missed, Scored::Score);
-        }
         let cs = self.case_sensitive;
-        let choice = choice.as_bytes();
-        with_scratch(|s| {
+        with_bytes(choice, |s, choice| {
+            if choice.len() > BOUNDED_LEN {
+                return score_bytes(s, pattern, choice, cs).map_or(Scored::Missed, Scored::Score);
+            }
             if !matrix::first_positions(s, pattern, choice, cs) {
                 return Scored::Missed;
             }
@@ -234,14 +267,16 @@ impl FuzzyPattern {
     }
 
     fn score_above(&self, choice: &str, floor: i64, runs_first: bool) -> Scored {
-        let (Some(pattern), true) = (self.ascii.as_deref(), choice.is_ascii()) else {
+        let Some(pattern) = self.ascii.as_deref().filter(|p| !p.is_empty()) else {
             return self.score(choice).map_or(Scored::Missed, Scored::Score);
         };
-        if pattern.is_empty() || choice.len() > BOUNDED_LEN {
-            return self.score(choice).map_or(Scored::Missed, Scored::Score);
-        }
-        let choice = choice.as_bytes();
-        with_scratch(|s| self.score_from_scratch(s, pattern, choice, floor, runs_first))
+        let cs = self.case_sensitive;
+        with_bytes(choice, |s, choice| {
+            if choice.len() > BOUNDED_LEN {
+                return score_bytes(s, pattern, choice, cs).map_or(Scored::Missed, Scored::Score);
+            }
+            self.score_from_scratch(s, pattern, choice, floor, runs_first)
+        })
     }
 
     fn score_from_scratch(
@@ -260,8 +295,8 @@ impl FuzzyPattern {
         if i64::from(self.loosest_score[starts]) < floor {
             return Scored::Below;
         }
-        if pattern.len() == 1 {
-            let score = self.single_char_score(std::str::from_utf8(choice).unwrap_or_default());
+        if let [p] = pattern {
+            let score = single_unit_score(*p, choice.iter().copied(), cs);
             return score.map_or(Scored::Missed, Scored::Score);
         }
         if runs_first && !holds_run(pattern, choice, cs, s.first[0]) {
@@ -334,59 +369,57 @@ impl FuzzyPattern {
     /// The score a fresh `SkimMatcherV2::default()` gives `choice`, or `None` when the
     /// pattern is not a subsequence of it.
     pub fn score(&self, choice: &str) -> Option<i64> {
-        match self.chars.len() {
-            0 => return Some(0),
-            1 => return self.single_char_score(choice),
-            _ => {}
-        }
-        with_scratch(|s| self.score_with(s, choice))
-    }
-
-    /// A one-character pattern in closed form. The matrix's first row holds M = −∞ and
-    /// P = gap_extension, so every matching column j scores
-    /// gap_extension + in_place_bonus(j) + match_score(j) (the M path starts at −∞ and
-    /// never wins), and the result is the best of them.
-    fn single_char_score(&self, choice: &str) -> Option<i64> {
-        let p = self.chars[0];
         let cs = self.case_sensitive;
-        let mut best: Option<i32> = None;
-        let mut prev = CharType::Empty;
-        for (j, c) in choice.chars().enumerate() {
-            let ty = char_type(c);
-            if c.matches(p, cs) {
-                let mut bonus = in_place_bonus(prev, ty);
-                if j == 0 {
-                    bonus *= BONUS_FIRST_CHAR_MULTIPLIER;
-                }
-                let penalty = if !cs && p != c {
-                    PENALTY_CASE_MISMATCH
-                } else {
-                    0
-                };
-                let score = GAP_EXTENSION + bonus + (SCORE_MATCH + penalty).max(0);
-                best = Some(best.map_or(score, |b| b.max(score)));
-            }
-            prev = ty;
-        }
-        best.map(i64::from)
-    }
-
-    fn score_with(&self, s: &mut Scratch, choice: &str) -> Option<i64> {
-        if choice.is_ascii() {
+        match (&self.chars[..], self.ascii.as_deref()) {
+            ([], _) => Some(0),
+            (&[p], _) => single_unit_score(p, choice.chars(), cs),
+            (_, Some(pattern)) => with_bytes(choice, |s, bytes| score_bytes(s, pattern, bytes, cs)),
             // a pattern with a non-ASCII character never matches an ASCII haystack
-            let pattern = self.ascii.as_deref()?;
-            let choice = choice.as_bytes();
-            return matrix::scan(s, pattern, choice, self.case_sensitive)
-                .then(|| matrix::fill(s, pattern, choice, self.case_sensitive));
+            (_, None) if choice.is_ascii() => None,
+            (pattern, None) => with_scratch(|s| {
+                let mut chars = std::mem::take(&mut s.chars);
+                chars.clear();
+                chars.extend(choice.chars());
+                let score = matrix::scan(s, pattern, &chars, cs)
+                    .then(|| matrix::fill(s, pattern, &chars, cs));
+                s.chars = chars;
+                score
+            }),
         }
-        let mut chars = std::mem::take(&mut s.chars);
-        chars.clear();
-        chars.extend(choice.chars());
-        let score = matrix::scan(s, &self.chars, &chars, self.case_sensitive)
-            .then(|| matrix::fill(s, &self.chars, &chars, self.case_sensitive));
-        s.chars = chars;
-        score
     }
+}
+
+/// The full score of an ASCII pattern of two or more characters over `choice`, one
+/// byte per character ([`squash`]).
+fn score_bytes(s: &mut Scratch, pattern: &[u8], choice: &[u8], cs: bool) -> Option<i64> {
+    matrix::scan(s, pattern, choice, cs).then(|| matrix::fill(s, pattern, choice, cs))
+}
+
+/// A one-character pattern `p` in closed form over the units of `choice`. The matrix's
+/// first row holds M = −∞ and P = gap_extension, so every matching column j scores
+/// gap_extension + in_place_bonus(j) + match_score(j) (the M path starts at −∞ and
+/// never wins), and the result is the best of them.
+fn single_unit_score<C: Unit>(p: C, choice: impl Iterator<Item = C>, cs: bool) -> Option<i64> {
+    let mut best: Option<i32> = None;
+    let mut prev = CharType::Empty;
+    for (j, c) in choice.enumerate() {
+        let ty = c.kind();
+        if c.matches(p, cs) {
+            let mut bonus = in_place_bonus(prev, ty);
+            if j == 0 {
+                bonus *= BONUS_FIRST_CHAR_MULTIPLIER;
+            }
+            let penalty = if !cs && p != c {
+                PENALTY_CASE_MISMATCH
+            } else {
+                0
+            };
+            let score = GAP_EXTENSION + bonus + (SCORE_MATCH + penalty).max(0);
+            best = Some(best.map_or(score, |b| b.max(score)));
+        }
+        prev = ty;
+    }
+    best.map(i64::from)
 }
 
 /// Whether `choice` holds the whole pattern as one run of characters, starting at or

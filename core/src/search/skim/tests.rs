@@ -138,6 +138,17 @@ proptest! {
     }
 
     #[test]
+    fn bounds_hold_over_characters_longer_than_a_byte(
+        choice in "[a-dA-D_ 1/.:é—\u{212A}\u{1F600}-]{0,60}",
+        pattern in "[a-dA-D_ 1.]{1,7}",
+    ) {
+        // scored one byte per character: a long character is a column like any other
+        bound_holds(&choice, &pattern)?;
+        lower_bound_holds(&choice, &pattern)?;
+        prop_assert_eq!(FuzzyPattern::new(&pattern).score(&choice), fresh(&choice, &pattern));
+    }
+
+    #[test]
     fn the_lower_bound_holds_for_repeated_letters(
         choice in "[aAb /]{0,40}",
         pattern in "[abA]{1,8}",
@@ -214,7 +225,7 @@ proptest! {
     #[test]
     fn a_known_match_scores_as_one_tested(
         pattern in "[a-dA-D_ 1.]{1,6}",
-        fillers in proptest::collection::vec("[a-dA-D_ 1/.:é-]{0,8}", 7),
+        fillers in proptest::collection::vec("[a-dA-D_ 1/.:é—\u{212A}-]{0,8}", 7),
         floor_at in 0usize..8,
     ) {
         // the pattern's characters in order, with other text around and between them
