@@ -367,7 +367,11 @@ impl<'a> Best<'a> {
         for slot in slots {
             let rank = rank(slot);
             let scored = if self.worst {
-                pattern.score_upto(hay(slot), most_under(!self.floor.get(), rank))
+                let most = most_under(!self.floor.get(), rank);
+                match matching {
+                    Matching::Known => pattern.score_match_upto(hay(slot), most),
+                    Matching::Test => pattern.score_upto(hay(slot), most),
+                }
             } else {
                 let least = self.least(rank);
                 match (least, matching) {

@@ -15,7 +15,7 @@ use crate::search::order::Placed;
 use crate::search::skim::FuzzyPattern;
 use crate::store::StoreReader;
 use memchr::memmem::Finder;
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -183,18 +183,20 @@ pub(crate) fn fuzzy(
                     return false;
                 }
                 // the text from the first document's haystack to the last's, checked as
-                // UTF-8 in one pass; a haystack that does not begin and end on a
-                // character's boundary is damage
+                // UTF-8 in one pass when a haystack is first scored (the subsequence test
+                // reads bytes); a haystack that does not begin and end on a character's
+                // boundary is damage
                 let (first, last) = (slot(positions.start as u32), slot(positions.end as u32 - 1));
                 let begin = c.start_of(first);
-                let Ok(text) = std::str::from_utf8(&c.text()[begin..c.start_of(last + 1)]) else {
-                    return false;
-                };
+                let text = OnceCell::new();
                 let damaged = Cell::new(false);
                 let hay = |pos: u32| {
+                    let text = text.get_or_init(|| {
+                        std::str::from_utf8(&c.text()[begin..c.start_of(last + 1)]).ok()
+                    });
                     let s = slot(pos);
                     let within = c.start_of(s) - begin..c.start_of(s + 1) - begin;
-                    text.get(within).unwrap_or_else(|| {
+                    text.and_then(|t| t.get(within)).unwrap_or_else(|| {
                         damaged.set(true);
                         ""
                     })

@@ -196,6 +196,18 @@ pub(super) fn above(
     over(positions)
 }
 
+/// The least score any match of a pattern of `pattern_len` characters (two or more)
+/// can have in a haystack of `len` characters: [`along`] of the worst alignment, each
+/// character matched in the other case with no bonus, each after a gap, the gaps
+/// together as long as the haystack leaves them. [`above`]'s greedy alignment scores
+/// at least this, so the matrix does too.
+pub(super) fn least_for_length(pattern_len: usize, len: usize) -> i32 {
+    let least_gain = (SCORE_MATCH + PENALTY_CASE_MISMATCH).max(0);
+    let (pattern_len, len) = (pattern_len as i32, len as i32);
+    let gaps = (len - pattern_len).max(0);
+    GAP_EXTENSION + pattern_len * least_gain + (pattern_len - 1) * GAP_START + gaps * GAP_EXTENSION
+}
+
 /// The score the matrix gives at least to the pattern's characters matched at
 /// `positions` (rising, each at or after its greedy first position).
 fn along(pattern: &[u8], choice: &[u8], case_sensitive: bool, positions: &[usize]) -> i32 {

@@ -241,6 +241,22 @@ impl FuzzyPattern {
         self.score_from(choice, floor)
     }
 
+    /// [`FuzzyPattern::score_upto`] of a haystack the pattern is known to match (found
+    /// by [`FuzzyPattern::matches_in`]): a match too short to score as low as
+    /// `ceiling` ([`bound::least_for_length`]) is [`Scored::Above`] before its
+    /// characters are looked for, as `score_upto` would find once it had looked.
+    pub fn score_match_upto(&self, choice: &str, ceiling: i64) -> Scored {
+        if let Some(pattern) = self.ascii.as_deref().filter(|p| p.len() >= 2)
+            && choice.len() <= BOUNDED_LEN
+            && i64::from(bound::least_for_length(pattern.len(), choice.len())) > ceiling
+        {
+            // a haystack's characters are never more than its bytes, and the least
+            // score only falls as the haystack grows
+            return Scored::Above;
+        }
+        self.score_upto(choice, ceiling)
+    }
+
     /// Whether the pattern matches `choice` and, unless its score is certainly above
     /// `ceiling`, that score: the same as [`FuzzyPattern::score`], skipping the full
     /// score of a match whose lower bound (`bound::above`) is above `ceiling`.

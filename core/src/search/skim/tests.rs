@@ -118,6 +118,36 @@ fn the_lower_bound_is_tight_for_a_run_and_for_one_scattered_alignment() {
     }
 }
 
+/// The pattern's characters in order, with `fillers` around and between them: a
+/// haystack the pattern matches.
+fn spread(pattern: &str, fillers: &[String]) -> String {
+    let mut choice = fillers[0].clone();
+    for (c, filler) in pattern.chars().zip(&fillers[1..]) {
+        choice.push(c);
+        choice.push_str(filler);
+    }
+    choice
+}
+
+#[test]
+fn the_least_score_for_a_length_is_reached_but_for_one_leading_character() {
+    // each letter of the pattern in capitals after a capital (no bonus, the other case),
+    // after a gap: the worst alignment, here the only one; the bound counts the leading
+    // character, which spares the first match the head bonus, as one more gap
+    for (pattern, choice) in [
+        ("ab", "XAXXB"),
+        ("abc", "XAXBXXXXC"),
+        ("abcd", "XAXXXXXXXXBXCXXD"),
+    ] {
+        let least = i64::from(bound::least_for_length(pattern.len(), choice.len()));
+        assert_eq!(
+            fresh(choice, pattern),
+            Some(least + 1),
+            "{choice} / {pattern}"
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
@@ -228,12 +258,7 @@ proptest! {
         fillers in proptest::collection::vec("[a-dA-D_ 1/.:é—\u{212A}-]{0,8}", 7),
         floor_at in 0usize..8,
     ) {
-        // the pattern's characters in order, with other text around and between them
-        let mut choice = fillers[0].clone();
-        for (c, filler) in pattern.chars().zip(&fillers[1..]) {
-            choice.push(c);
-            choice.push_str(filler);
-        }
+        let choice = spread(&pattern, &fillers);
         let p = FuzzyPattern::new(&pattern);
         let score = p.score(&choice);
         prop_assert!(score.is_some());
@@ -241,5 +266,32 @@ proptest! {
         let (score, loose) = (score.unwrap_or(0), p.loosest_score.map(i64::from));
         let floor = [score, score + 1, score - 1, loose[0], loose[0] + 1, loose[1], loose[1] + 1, i64::MIN][floor_at];
         prop_assert_eq!(p.score_match_from(&choice, floor), p.score_from(&choice, floor));
+    }
+
+    #[test]
+    fn a_known_match_is_above_a_ceiling_as_one_tested(
+        pattern in "[a-dA-D_ 1.]{2,6}",
+        fillers in proptest::collection::vec("[a-dA-D_ 1/.:é—-]{0,30}", 7),
+        ceiling_at in 0usize..6,
+    ) {
+        let choice = spread(&pattern, &fillers);
+        let p = FuzzyPattern::new(&pattern);
+        let score = p.score(&choice);
+        prop_assert!(score.is_some());
+        let score = score.unwrap_or(0);
+        // the least a haystack of this length can score: the bound itself is never above
+        // the score
+        let least = i64::from(bound::least_for_length(pattern.len(), choice.chars().count()));
+        prop_assert!(least <= score, "least {} above the score {}", least, score);
+        let ceiling = [score, score - 1, least, least - 1, score + 1, i64::MAX][ceiling_at];
+        let known = p.score_match_upto(&choice, ceiling);
+        let tested = p.score_upto(&choice, ceiling);
+        // both give the score when it is at most the ceiling, and only may skip it above
+        if score <= ceiling {
+            prop_assert_eq!(known, Scored::Score(score));
+            prop_assert_eq!(tested, Scored::Score(score));
+        } else {
+            prop_assert!(known == Scored::Above || known == Scored::Score(score), "{:?}", known);
+        }
     }
 }
