@@ -36,7 +36,7 @@ pub(crate) fn search(
     terms: &[String],
     snapshot: Option<&StoreReader>,
 ) -> Vec<Match> {
-    let (set, member) = (&selection.set[..], &selection.member[..]);
+    let (set, member) = (&selection.set[..], selection.member());
     if set.is_empty() || terms.is_empty() {
         return Vec::new();
     }

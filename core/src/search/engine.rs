@@ -76,12 +76,12 @@ pub(crate) fn run(
     fuzzy: (Ranking, &Floor),
     stop: crate::search::Stop<'_>,
 ) -> EngineOutcome {
-    let (set, member) = (&selection.set[..], &selection.member[..]);
     if c.stored_text
         && let Some(reader) = snapshot
     {
         return run_stored(c, selection, (engine, query), reader, fuzzy.0, stop);
     }
+    let (set, member) = (&selection.set[..], selection.member());
     match engine {
         Engine::Literal => run_literal(c, set, member, within, query, None),
         Engine::Bm25 => {

@@ -69,8 +69,11 @@ pub(crate) struct Narrowed {
 pub(crate) struct Selection {
     /// Their slots, ascending.
     pub set: Vec<u32>,
-    /// Whether each slot is kept.
-    pub member: Vec<bool>,
+    /// How many slots the corpus has.
+    slots: usize,
+    /// Whether each slot is kept, made on first need (a scan of the stored haystacks
+    /// walks `set` alone).
+    member: OnceLock<Vec<bool>>,
     /// Their summed BM25 lengths, computed on first need.
     length: OnceLock<u64>,
 }
@@ -78,15 +81,23 @@ pub(crate) struct Selection {
 impl Selection {
     /// The memories of `set` (ascending slots of a corpus of `n`).
     pub(crate) fn of(set: Vec<u32>, n: usize) -> Selection {
-        let mut member = vec![false; n];
-        for &s in &set {
-            member[s as usize] = true;
-        }
         Selection {
             set,
-            member,
+            slots: n,
+            member: OnceLock::new(),
             length: OnceLock::new(),
         }
+    }
+
+    /// Whether each slot of the corpus is kept.
+    pub(crate) fn member(&self) -> &[bool] {
+        self.member.get_or_init(|| {
+            let mut member = vec![false; self.slots];
+            for &s in &self.set {
+                member[s as usize] = true;
+            }
+            member
+        })
     }
 
     /// The summed BM25 lengths of the memories kept (avgdl's numerator).
@@ -343,7 +354,7 @@ impl Searcher {
     ) -> Option<SearchResponse> {
         let c = &self.corpus;
         let selection = self.select(&req.filters);
-        let (set, member) = (&selection.set, &selection.member);
+        let set = &selection.set;
         let upto = req.offset.saturating_add(req.limit);
         // a corpus read for one request has no time ranks: memories created at the
         // same instant among the first `upto` are put in id order from the snapshot
@@ -353,7 +364,7 @@ impl Searcher {
         let ids: Option<order::IdOrder<'_>> = Some(&by_id);
         if req.query.trim().is_empty() {
             let placed = if !c.stored_text {
-                self.browse(member, req.mode, req.order, upto)
+                self.browse(selection.member(), req.mode, req.order, upto)
             } else {
                 // one request over a corpus read for it: no order of the whole
                 // collection is worth sorting and keeping
