@@ -261,14 +261,8 @@ impl FuzzyPattern {
     /// `ceiling`, that score: the same as [`FuzzyPattern::score`], skipping the full
     /// score of a match whose lower bound (`bound::above`) is above `ceiling`.
     pub fn score_upto(&self, choice: &str, ceiling: i64) -> Scored {
-        let Some(pattern) = self.ascii.as_deref().filter(|p| p.len() >= 2) else {
-            return self.score(choice).map_or(Scored::Missed, Scored::Score);
-        };
         let cs = self.case_sensitive;
-        with_bytes(choice, |s, choice| {
-            if choice.len() > BOUNDED_LEN {
-                return score_bytes(s, pattern, choice, cs).map_or(Scored::Missed, Scored::Score);
-            }
+        self.with_bounds(choice, 2, |s, pattern, choice| {
             if !matrix::first_positions(s, pattern, choice, cs) {
                 return Scored::Missed;
             }
@@ -283,7 +277,22 @@ impl FuzzyPattern {
     }
 
     fn score_above(&self, choice: &str, floor: i64, runs_first: bool) -> Scored {
-        let Some(pattern) = self.ascii.as_deref().filter(|p| !p.is_empty()) else {
+        self.with_bounds(choice, 1, |s, pattern, choice| {
+            self.score_from_scratch(s, pattern, choice, floor, runs_first)
+        })
+    }
+
+    /// `bounded` with this thread's scratch buffers, the ASCII pattern and `choice` one
+    /// byte per character ([`with_bytes`]), when the pattern is ASCII of at least
+    /// `shortest` characters and the haystack short enough for score bounds
+    /// ([`BOUNDED_LEN`]); otherwise the full score.
+    fn with_bounds(
+        &self,
+        choice: &str,
+        shortest: usize,
+        bounded: impl FnOnce(&mut Scratch, &[u8], &[u8]) -> Scored,
+    ) -> Scored {
+        let Some(pattern) = self.ascii.as_deref().filter(|p| p.len() >= shortest) else {
             return self.score(choice).map_or(Scored::Missed, Scored::Score);
         };
         let cs = self.case_sensitive;
@@ -291,7 +300,7 @@ impl FuzzyPattern {
             if choice.len() > BOUNDED_LEN {
                 return score_bytes(s, pattern, choice, cs).map_or(Scored::Missed, Scored::Score);
             }
-            self.score_from_scratch(s, pattern, choice, floor, runs_first)
+            bounded(s, pattern, choice)
         })
     }
 
