@@ -427,7 +427,8 @@ fn environment(pid: u32) -> String {
 
 /// Imports `memories` through a named pipe, with `MEMLENS_ALLOCATOR` set to `chosen`
 /// and `MIMALLOC_ALLOW_THP` to `thp` (or unset); while the import waits for the pipe,
-/// takes its allocator's environment entries once it has one (or after 10 s). Returns it with the export of the store.
+/// takes its allocator's environment entries once it names its allocator (or after 10 s).
+/// Returns them with the export of the store.
 #[cfg(target_os = "linux")]
 fn import_through_a_pipe(
     home: &Path,
@@ -452,7 +453,10 @@ fn import_through_a_pipe(
     }
     let mut child = cmd.spawn().unwrap();
     let ten = std::time::Duration::from_secs(10);
-    let seen = watch(child.id(), environment, |seen| !seen.is_empty(), ten);
+    // the entries once the process names its allocator: a user's MIMALLOC_ALLOW_THP is
+    // there before the import re-executes itself under mimalloc, the choice only after
+    let named = |seen: &str| seen.contains(&format!("{ALLOCATOR_ENV}="));
+    let seen = watch(child.id(), environment, named, ten);
     let mut input = std::fs::OpenOptions::new().write(true).open(&pipe).unwrap();
     input
         .write_all(generate::jsonl(memories).as_bytes())
