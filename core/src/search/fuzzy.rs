@@ -234,33 +234,33 @@ fn best_of(
 ) -> Part {
     let mut slots = Vec::new();
     let mut best = Best::new(ranking, floor);
-    let (candidates, matching) = match matches_among(c, pattern, part) {
-        Some(matched) => (std::borrow::Cow::Owned(matched), Matching::Known),
-        None => (std::borrow::Cow::Borrowed(part), Matching::Test),
-    };
-    best.scan(
-        pattern,
-        candidates.iter().rev().copied(),
-        matching,
-        |slot| c.time_rank[slot as usize],
-        |slot| c.fuzzy.get(slot as usize),
-        &mut slots,
-    );
+    let rank = |slot: u32| c.time_rank[slot as usize];
+    let hay = |slot: u32| c.fuzzy.get(slot as usize);
+    match matches_among(c, pattern, part, best.ranks()) {
+        Some(matched) => best.scan(pattern, matched.newest_first(), rank, hay, &mut slots),
+        None => best.scan(pattern, untested(part), rank, hay, &mut slots),
+    }
     slots.reverse();
     (slots, best.kept())
 }
 
 /// The slots of `part` (ascending) whose haystack the pattern matches, found in one pass
-/// over the haystacks from its first slot to its last ([`FuzzyPattern::matches_in`]);
-/// `None` when the pattern cannot be matched that way, or when `part` holds too few of
-/// the slots in between for one pass over all of them to pay.
-fn matches_among(c: &Corpus, pattern: &FuzzyPattern, part: &[u32]) -> Option<Vec<u32>> {
+/// over the haystacks from its first slot to its last ([`FuzzyPattern::matches_in`]),
+/// with their greedy matches when `scored` (they are to be scored); `None` when the
+/// pattern cannot be matched that way, or when `part` holds too few of the slots in
+/// between for one pass over all of them to pay.
+fn matches_among(
+    c: &Corpus,
+    pattern: &FuzzyPattern,
+    part: &[u32],
+    scored: bool,
+) -> Option<Matched> {
     let (&lo, &last) = (part.first()?, part.last()?);
     let hi = last as usize + 1;
     if part.len() * SPARSEST_PASS < hi - lo as usize {
         return None;
     }
-    let mut matched = Vec::new();
+    let mut matched = Matched::new(scored);
     let mut at = 0;
     for (first, strings, range) in c.fuzzy.parts_in(lo as usize, hi) {
         let text = strings.buffer.as_bytes();
@@ -268,15 +268,71 @@ fn matches_among(c: &Corpus, pattern: &FuzzyPattern, part: &[u32]) -> Option<Vec
             text,
             range,
             |i| strings.starts.get(i),
-            |i| {
+            |i, greedy| {
                 let slot = (first + i) as u32;
                 if reaches(part, &mut at, slot) {
-                    matched.push(slot);
+                    matched.push(slot, greedy);
                 }
             },
         )?;
     }
     Some(matched)
+}
+
+/// The memories a one-pass test ([`FuzzyPattern::matches_in`]) found the pattern in, in
+/// the order found, with each one's greedy match when they are to be scored: the first
+/// position of each pattern character, in bytes from its haystack's start, where its
+/// score starts from instead of looking for them again.
+#[derive(Debug, Default)]
+pub(crate) struct Matched {
+    /// The memories' slots (positions, for a scan of stored text).
+    pub(crate) slots: Vec<u32>,
+    /// Their greedy matches one after another, when kept.
+    first: Vec<u32>,
+    keep_first: bool,
+}
+
+impl Matched {
+    /// None found yet; their greedy matches are kept when `keep_first`.
+    pub(crate) fn new(keep_first: bool) -> Matched {
+        Matched {
+            keep_first,
+            ..Matched::default()
+        }
+    }
+
+    /// Forgets every memory found.
+    pub(crate) fn clear(&mut self) {
+        self.slots.clear();
+        self.first.clear();
+    }
+
+    /// Adds a memory found, with its greedy match.
+    pub(crate) fn push(&mut self, slot: u32, greedy: &[u32]) {
+        self.slots.push(slot);
+        if self.keep_first {
+            self.first.extend_from_slice(greedy);
+        }
+    }
+
+    /// The memories found, the last first, each known to match, with its greedy
+    /// match (empty when not kept).
+    pub(crate) fn newest_first(&self) -> impl Iterator<Item = Candidate<'_>> {
+        let each = self.first.len().checked_div(self.slots.len()).unwrap_or(0);
+        let at = move |i: usize| &self.first[i * each..(i + 1) * each];
+        (0..self.slots.len())
+            .rev()
+            .map(move |i| (self.slots[i], Some(at(i))))
+    }
+}
+
+/// A memory a [`Best::scan`] is given: its slot and, when the pattern is known to match
+/// it, its greedy match (empty when not known; `None` when it is yet to be tested).
+pub(crate) type Candidate<'a> = (u32, Option<&'a [u32]>);
+
+/// The slots of `part`, the last first, yet to be tested.
+pub(crate) fn untested(part: &[u32]) -> impl Iterator<Item = Candidate<'static>> + '_ {
+    part.iter().rev().map(|&slot| (slot, None))
 }
 
 /// Moves `at` forward through `sorted` (ascending) to the first item not below `x`;
@@ -292,15 +348,6 @@ pub(crate) fn reaches(sorted: &[u32], at: &mut usize, x: u32) -> bool {
 /// [`matches_among`] passes over the haystacks of a part's whole span when the part
 /// holds at least one slot in this many of it.
 const SPARSEST_PASS: usize = 4;
-
-/// Whether the memories a [`Best::scan`] is given are yet to be tested.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Matching {
-    /// Some may not match the pattern.
-    Test,
-    /// Every one matches it (found by [`FuzzyPattern::matches_in`]).
-    Known,
-}
 
 /// The best `k` keys of one part of a search, and the floor shared by all parts.
 pub(crate) struct Best<'a> {
@@ -334,65 +381,80 @@ impl<'a> Best<'a> {
         if self.worst { !key } else { key }
     }
 
+    /// Whether it keeps any: its scan scores the memories it is given.
+    pub(crate) fn ranks(&self) -> bool {
+        self.k > 0
+    }
+
     /// The keys kept: the best `k` and the runners-up, in no order.
     pub(crate) fn kept(self) -> Vec<(u64, u32)> {
         let kept = self.heap.into_iter().chain(self.spare);
         kept.map(|Reverse(e)| e).collect()
     }
 
-    /// Tests the memories `slots` gives, in that order, adding to `found` those the
-    /// pattern matches and scoring into the best `k` those that can still be among
+    /// Tests the memories `candidates` gives, in that order, adding to `found` those
+    /// the pattern matches and scoring into the best `k` those that can still be among
     /// them. `rank` gives a memory's time rank (not asked when `k` is 0), `hay` its
     /// fuzzy haystack. Until a floor is known, first the memories that hold the
     /// pattern as one run, the likely best; then the others, against the floor those
-    /// set. With [`Matching::Known`], every memory of `slots` is one the pattern
-    /// matches.
-    pub(crate) fn scan<'h>(
+    /// set. A memory the pattern is known to match comes with its greedy match
+    /// ([`Candidate`]).
+    pub(crate) fn scan<'h, 'c>(
         &mut self,
         pattern: &FuzzyPattern,
-        slots: impl Iterator<Item = u32>,
-        matching: Matching,
+        candidates: impl Iterator<Item = Candidate<'c>>,
         rank: impl Fn(u32) -> u32,
         hay: impl Fn(u32) -> &'h str,
         found: &mut Vec<u32>,
     ) {
         let ranked = self.k > 0;
-        if !ranked && matching == Matching::Known {
-            // nothing to rank and every one matches: nothing to score
-            found.extend(slots);
-            return;
-        }
         let rank = |slot| if ranked { rank(slot) } else { 0 };
         let mut later = Vec::new();
-        for slot in slots {
-            let rank = rank(slot);
-            let scored = if self.worst {
-                let most = most_under(!self.floor.get(), rank);
-                match matching {
-                    Matching::Known => pattern.score_match_upto(hay(slot), most),
-                    Matching::Test => pattern.score_upto(hay(slot), most),
-                }
-            } else {
-                let least = self.least(rank);
-                match (least, matching) {
-                    (i64::MIN, _) => pattern.score_runs_from(hay(slot), least),
-                    (_, Matching::Known) => pattern.score_match_from(hay(slot), least),
-                    (_, Matching::Test) => pattern.score_from(hay(slot), least),
-                }
+        for (slot, known) in candidates {
+            let scored = match known {
+                // nothing to rank and it matches: nothing to score
+                Some(_) if !ranked => Scored::Above,
+                Some(first) => self.score_match(pattern, hay(slot), first, rank(slot)),
+                None => self.score(pattern, hay(slot), rank(slot)),
             };
             match scored {
                 Scored::Missed => continue,
                 Scored::Below | Scored::Above => {}
-                Scored::Later => later.push((slot, rank)),
-                Scored::Score(score) => self.offer(score, rank, slot),
+                Scored::Later => later.push((slot, known.unwrap_or_default())),
+                Scored::Score(score) => self.offer(score, rank(slot), slot),
             }
             found.push(slot);
         }
-        for (slot, rank) in later {
+        for (slot, first) in later {
             // each of them matched
-            if let Scored::Score(score) = pattern.score_match_from(hay(slot), self.least(rank)) {
+            let rank = rank(slot);
+            let least = self.least(rank);
+            if let Scored::Score(score) = pattern.score_match_from(hay(slot), first, least) {
                 self.offer(score, rank, slot);
             }
+        }
+    }
+
+    /// Scores a memory of time rank `rank` that may not match, as far as it can still be
+    /// among the best `k`.
+    fn score(&self, pattern: &FuzzyPattern, hay: &str, rank: u32) -> Scored {
+        if self.worst {
+            return pattern.score_upto(hay, most_under(!self.floor.get(), rank));
+        }
+        match self.least(rank) {
+            i64::MIN => pattern.score_runs_from(hay, &[], i64::MIN),
+            least => pattern.score_from(hay, least),
+        }
+    }
+
+    /// [`Best::score`] of a memory the pattern matches, from its greedy match `first`.
+    fn score_match(&self, pattern: &FuzzyPattern, hay: &str, first: &[u32], rank: u32) -> Scored {
+        if self.worst {
+            return pattern.score_match_upto(hay, first, most_under(!self.floor.get(), rank));
+        }
+        match self.least(rank) {
+            i64::MIN => pattern.score_runs_from(hay, first, i64::MIN),
+            least => pattern.score_match_from(hay, first, least),
         }
     }
 

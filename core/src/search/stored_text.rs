@@ -9,7 +9,7 @@ use crate::index::sealed::Sealed;
 use crate::search::Stop;
 use crate::search::corpus::Corpus;
 use crate::search::engine;
-use crate::search::fuzzy::{self, Best, Floor, Matching, Ranking};
+use crate::search::fuzzy::{self, Best, Floor, Matched, Ranking};
 use crate::search::literal;
 use crate::search::order::Placed;
 use crate::search::skim::FuzzyPattern;
@@ -163,7 +163,7 @@ pub(crate) fn fuzzy(
     let parts = engine::in_pieces(docs.len(), |part| {
         let mut found = Vec::new();
         let mut best = Best::new(ranking, &floor);
-        let mut matched = Vec::new();
+        let mut matched = Matched::new(best.ranks());
         // newest first, as the loaded scan walks: a tie in score goes to the newer
         // memory, so the floor settles early
         let walk = Walk::NewestFirst;
@@ -209,25 +209,18 @@ pub(crate) fn fuzzy(
                     c.text(),
                     first..last + 1,
                     |s| c.start_of(s),
-                    |s| {
+                    |s, greedy| {
                         if fuzzy::reaches(within, &mut at, chunk + s as u32) {
-                            matched.push((positions.start + at) as u32);
+                            matched.push((positions.start + at) as u32, greedy);
                         }
                     },
                 );
                 match one_pass {
-                    Some(()) => best.scan(
-                        &pattern,
-                        matched.iter().rev().copied(),
-                        Matching::Known,
-                        rank,
-                        hay,
-                        &mut found,
-                    ),
+                    Some(()) => best.scan(&pattern, matched.newest_first(), rank, hay, &mut found),
                     None => {
-                        let positions = positions.start as u32..positions.end as u32;
-                        let rev = positions.rev();
-                        best.scan(&pattern, rev, Matching::Test, rank, hay, &mut found)
+                        let rev = (positions.start as u32..positions.end as u32).rev();
+                        let untested = rev.map(|pos| (pos, None));
+                        best.scan(&pattern, untested, rank, hay, &mut found)
                     }
                 }
                 !damaged.get()

@@ -277,6 +277,23 @@ pub(super) fn first_positions<C: Unit>(
     true
 }
 
+/// [`first_positions`], or `known` when it holds them (one for each pattern character,
+/// found by a pass that matched the same units).
+pub(super) fn first_positions_or<C: Unit>(
+    s: &mut Scratch,
+    pattern: &[C],
+    choice: &[C],
+    cs: bool,
+    known: &[u32],
+) -> bool {
+    if known.len() != pattern.len() {
+        return first_positions(s, pattern, choice, cs);
+    }
+    reset(s, pattern.len());
+    s.first.extend(known.iter().map(|&at| at as usize));
+    true
+}
+
 /// [`first_positions`], then [`occurrences`].
 pub(super) fn scan<C: Unit>(s: &mut Scratch, pattern: &[C], choice: &[C], cs: bool) -> bool {
     if !first_positions(s, pattern, choice, cs) {

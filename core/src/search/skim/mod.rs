@@ -212,21 +212,24 @@ impl FuzzyPattern {
     /// `floor`, that score: the same as [`FuzzyPattern::score`], skipping the full
     /// score of a match whose upper bound (`bound.rs`) is below `floor`.
     pub fn score_from(&self, choice: &str, floor: i64) -> Scored {
-        self.score_above(choice, floor, false)
+        self.score_above(choice, &[], floor, false)
     }
 
     /// Like [`FuzzyPattern::score_from`], but a match that does not hold the whole
     /// pattern as one run of characters is [`Scored::Later`]: scoring the runs first
-    /// finds the best scores early, and a higher floor skips more of the rest.
-    pub fn score_runs_from(&self, choice: &str, floor: i64) -> Scored {
-        self.score_above(choice, floor, true)
+    /// finds the best scores early, and a higher floor skips more of the rest. `first`
+    /// is the greedy match when it is known, as for [`FuzzyPattern::score_match_from`].
+    pub fn score_runs_from(&self, choice: &str, first: &[u32], floor: i64) -> Scored {
+        self.score_above(choice, first, floor, true)
     }
 
     /// [`FuzzyPattern::score_from`] of a haystack the pattern is known to match (found
-    /// by [`FuzzyPattern::matches_in`]): a match that cannot reach `floor` from where
-    /// its first character stands is [`Scored::Below`] before its characters are
-    /// looked for, as `score_from` would find once it had looked.
-    pub fn score_match_from(&self, choice: &str, floor: i64) -> Scored {
+    /// by [`FuzzyPattern::matches_in`], which gives `first`, the greedy first position
+    /// of each pattern character in bytes from the haystack's start; empty when not
+    /// known): a match that cannot reach `floor` from where its first character stands
+    /// is [`Scored::Below`] before its characters are looked for, as `score_from` would
+    /// find once it had looked.
+    pub fn score_match_from(&self, choice: &str, first: &[u32], floor: i64) -> Scored {
         if let (Some(pattern), Some(&first)) = (self.ascii.as_deref(), choice.as_bytes().first())
             && !pattern.is_empty()
             && choice.len() <= BOUNDED_LEN
@@ -238,14 +241,15 @@ impl FuzzyPattern {
                 return Scored::Below;
             }
         }
-        self.score_from(choice, floor)
+        self.score_above(choice, first, floor, false)
     }
 
     /// [`FuzzyPattern::score_upto`] of a haystack the pattern is known to match (found
-    /// by [`FuzzyPattern::matches_in`]): a match too short to score as low as
+    /// by [`FuzzyPattern::matches_in`], which gives `first` as for
+    /// [`FuzzyPattern::score_match_from`]): a match too short to score as low as
     /// `ceiling` ([`bound::least_for_length`]) is [`Scored::Above`] before its
     /// characters are looked for, as `score_upto` would find once it had looked.
-    pub fn score_match_upto(&self, choice: &str, ceiling: i64) -> Scored {
+    pub fn score_match_upto(&self, choice: &str, first: &[u32], ceiling: i64) -> Scored {
         if let Some(pattern) = self.ascii.as_deref().filter(|p| p.len() >= 2)
             && choice.len() <= BOUNDED_LEN
             && i64::from(bound::least_for_length(pattern.len(), choice.len())) > ceiling
@@ -254,16 +258,22 @@ impl FuzzyPattern {
             // score only falls as the haystack grows
             return Scored::Above;
         }
-        self.score_upto(choice, ceiling)
+        self.upto(choice, first, ceiling)
     }
 
     /// Whether the pattern matches `choice` and, unless its score is certainly above
     /// `ceiling`, that score: the same as [`FuzzyPattern::score`], skipping the full
     /// score of a match whose lower bound (`bound::above`) is above `ceiling`.
     pub fn score_upto(&self, choice: &str, ceiling: i64) -> Scored {
+        self.upto(choice, &[], ceiling)
+    }
+
+    /// [`FuzzyPattern::score_upto`], starting from the greedy first positions `first`
+    /// when they are known.
+    fn upto(&self, choice: &str, first: &[u32], ceiling: i64) -> Scored {
         let cs = self.case_sensitive;
-        self.with_bounds(choice, 2, |s, pattern, choice| {
-            if !matrix::first_positions(s, pattern, choice, cs) {
+        self.with_bounds(choice, first, 2, |s, pattern, choice, first| {
+            if !matrix::first_positions_or(s, pattern, choice, cs, first) {
                 return Scored::Missed;
             }
             if ceiling < i64::MAX
@@ -276,31 +286,40 @@ impl FuzzyPattern {
         })
     }
 
-    fn score_above(&self, choice: &str, floor: i64, runs_first: bool) -> Scored {
-        self.with_bounds(choice, 1, |s, pattern, choice| {
-            self.score_from_scratch(s, pattern, choice, floor, runs_first)
+    fn score_above(&self, choice: &str, first: &[u32], floor: i64, runs_first: bool) -> Scored {
+        self.with_bounds(choice, first, 1, |s, pattern, choice, first| {
+            self.score_from_scratch(s, pattern, (choice, first), floor, runs_first)
         })
     }
 
-    /// `bounded` with this thread's scratch buffers, the ASCII pattern and `choice` one
-    /// byte per character ([`with_bytes`]), when the pattern is ASCII of at least
-    /// `shortest` characters and the haystack short enough for score bounds
-    /// ([`BOUNDED_LEN`]); otherwise the full score.
+    /// `bounded` with this thread's scratch buffers, the ASCII pattern, `choice` one
+    /// byte per character ([`with_bytes`]) and the greedy first positions `first`
+    /// (empty unless they are known and the bytes are the characters), when the pattern
+    /// is ASCII of at least `shortest` characters and the haystack short enough for
+    /// score bounds ([`BOUNDED_LEN`]); otherwise the full score.
     fn with_bounds(
         &self,
         choice: &str,
+        first: &[u32],
         shortest: usize,
-        bounded: impl FnOnce(&mut Scratch, &[u8], &[u8]) -> Scored,
+        bounded: impl FnOnce(&mut Scratch, &[u8], &[u8], &[u32]) -> Scored,
     ) -> Scored {
         let Some(pattern) = self.ascii.as_deref().filter(|p| p.len() >= shortest) else {
             return self.score(choice).map_or(Scored::Missed, Scored::Score);
         };
         let cs = self.case_sensitive;
-        with_bytes(choice, |s, choice| {
-            if choice.len() > BOUNDED_LEN {
-                return score_bytes(s, pattern, choice, cs).map_or(Scored::Missed, Scored::Score);
+        with_bytes(choice, |s, bytes| {
+            if bytes.len() > BOUNDED_LEN {
+                return score_bytes(s, pattern, bytes, cs).map_or(Scored::Missed, Scored::Score);
             }
-            bounded(s, pattern, choice)
+            // a haystack of as many characters as bytes is ASCII: its byte offsets are
+            // its characters'
+            let first = if bytes.len() == choice.len() {
+                first
+            } else {
+                &[]
+            };
+            bounded(s, pattern, bytes, first)
         })
     }
 
@@ -308,12 +327,12 @@ impl FuzzyPattern {
         &self,
         s: &mut Scratch,
         pattern: &[u8],
-        choice: &[u8],
+        (choice, first): (&[u8], &[u32]),
         floor: i64,
         runs_first: bool,
     ) -> Scored {
         let cs = self.case_sensitive;
-        if !matrix::first_positions(s, pattern, choice, cs) {
+        if !matrix::first_positions_or(s, pattern, choice, cs, first) {
             return Scored::Missed;
         }
         let starts = usize::from(choice[0].matches(pattern[0], cs));
@@ -350,13 +369,15 @@ impl FuzzyPattern {
     /// left at its first one, where a greedy match either completes or shows there is
     /// none. The same answer as [`FuzzyPattern::score`]`.is_some()` on each haystack;
     /// `None` (nothing called) when the pattern is empty or not ASCII, which only the
-    /// haystacks' characters can match.
+    /// haystacks' characters can match. `hit` also gets that greedy match: each pattern
+    /// character's first position, in bytes from the haystack's start (what the
+    /// `score_match_*` scores start from).
     pub fn matches_in(
         &self,
         text: &[u8],
         slots: std::ops::Range<usize>,
         start: impl Fn(usize) -> usize,
-        mut hit: impl FnMut(usize),
+        mut hit: impl FnMut(usize, &[u32]),
     ) -> Option<()> {
         let pattern = self.ascii.as_deref().filter(|p| !p.is_empty())?;
         let cs = self.case_sensitive;
@@ -364,6 +385,7 @@ impl FuzzyPattern {
         let stop = start(slots.end).min(text.len());
         let mut slot = slots.start;
         let mut at = start(slot);
+        let mut first = Vec::with_capacity(pattern.len());
         // an ASCII pattern character matches only that ASCII byte (or its other case),
         // never a byte of a longer UTF-8 character, so bytes answer as characters do
         while at < stop {
@@ -374,17 +396,20 @@ impl FuzzyPattern {
             while slot + 1 < slots.end && start(slot + 1) <= pos {
                 slot += 1;
             }
-            let end = start(slot + 1).min(stop);
+            let (begin, end) = (start(slot), start(slot + 1).min(stop));
+            first.clear();
+            first.push((pos - begin) as u32);
             let mut x = pos + 1;
             let whole = rest.iter().all(|&p| match u8::find(&text[x..end], p, cs) {
                 Some(f) => {
+                    first.push((x + f - begin) as u32);
                     x += f + 1;
                     true
                 }
                 None => false,
             });
             if whole {
-                hit(slot);
+                hit(slot, &first);
             }
             at = end;
         }

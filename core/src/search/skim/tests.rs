@@ -86,7 +86,12 @@ fn runs_come_first(choice: &str, pattern: &str) -> Result<(), TestCaseError> {
             }
         })
     });
-    let got = p.score_runs_from(choice, i64::MIN);
+    let got = p.score_runs_from(choice, &[], i64::MIN);
+    // from the greedy match a one-pass test gives, the same
+    prop_assert_eq!(
+        p.score_runs_from(choice, &greedy(&p, choice), i64::MIN),
+        got
+    );
     match fresh(choice, pattern) {
         None => prop_assert_eq!(got, Scored::Missed),
         Some(score) if has_run || pattern.len() == 1 => {
@@ -120,6 +125,40 @@ fn the_lower_bound_is_tight_for_a_run_and_for_one_scattered_alignment() {
 
 /// The pattern's characters in order, with `fillers` around and between them: a
 /// haystack the pattern matches.
+/// The greedy match [`FuzzyPattern::matches_in`] gives for `choice` alone (empty when
+/// it gives none).
+fn greedy(p: &FuzzyPattern, choice: &str) -> Vec<u32> {
+    let mut first = Vec::new();
+    let ends = [0, choice.len()];
+    p.matches_in(
+        choice.as_bytes(),
+        0..1,
+        |i| ends[i],
+        |_, g| first = g.to_vec(),
+    );
+    first
+}
+
+/// The greedy match by its definition: each pattern byte at the first place after the
+/// one before that it matches (both cases unless the pattern holds a capital).
+fn greedy_plainly(choice: &[u8], pattern: &[u8]) -> Option<Vec<u32>> {
+    let cs = pattern.iter().any(u8::is_ascii_uppercase);
+    let mut from = 0;
+    let mut first = Vec::new();
+    for &q in pattern {
+        let found = choice[from..].iter().position(|&c| {
+            if cs {
+                c == q
+            } else {
+                c.eq_ignore_ascii_case(&q)
+            }
+        })?;
+        first.push((from + found) as u32);
+        from += found + 1;
+    }
+    Some(first)
+}
+
 fn spread(pattern: &str, fillers: &[String]) -> String {
     let mut choice = fillers[0].clone();
     for (c, filler) in pattern.chars().zip(&fillers[1..]) {
@@ -242,13 +281,23 @@ proptest! {
         let slots = a.min(b)..a.max(b);
         let p = FuzzyPattern::new(&pattern);
         let mut found = Vec::new();
-        let answered = p.matches_in(&text, slots.clone(), |i| starts[i], |i| found.push(i));
+        let mut matches = Vec::new();
+        let answered = p.matches_in(&text, slots.clone(), |i| starts[i], |i, g| {
+            found.push(i);
+            matches.push(g.to_vec());
+        });
         prop_assert_eq!(answered.is_some(), pattern.is_ascii());
         if answered.is_some() {
             let expected: Vec<usize> = slots
                 .filter(|&i| fresh(&hays[i], &pattern).is_some())
                 .collect();
-            prop_assert_eq!(found, expected);
+            prop_assert_eq!(&found, &expected);
+            // each with its greedy match, in bytes from its haystack's start
+            let plainly: Vec<Option<Vec<u32>>> = found
+                .iter()
+                .map(|&i| greedy_plainly(hays[i].as_bytes(), pattern.as_bytes()))
+                .collect();
+            prop_assert_eq!(matches.into_iter().map(Some).collect::<Vec<_>>(), plainly);
         }
     }
 
@@ -265,7 +314,12 @@ proptest! {
         // floors at the edges: the score itself and the bounds checked before looking
         let (score, loose) = (score.unwrap_or(0), p.loosest_score.map(i64::from));
         let floor = [score, score + 1, score - 1, loose[0], loose[0] + 1, loose[1], loose[1] + 1, i64::MIN][floor_at];
-        prop_assert_eq!(p.score_match_from(&choice, floor), p.score_from(&choice, floor));
+        let tested = p.score_from(&choice, floor);
+        prop_assert_eq!(p.score_match_from(&choice, &[], floor), tested);
+        // from the greedy match a one-pass test gives, when the pattern is ASCII
+        let first = greedy(&p, &choice);
+        prop_assert_eq!(first.is_empty(), !pattern.is_ascii());
+        prop_assert_eq!(p.score_match_from(&choice, &first, floor), tested);
     }
 
     #[test]
@@ -284,8 +338,12 @@ proptest! {
         let least = i64::from(bound::least_for_length(pattern.len(), choice.chars().count()));
         prop_assert!(least <= score, "least {} above the score {}", least, score);
         let ceiling = [score, score - 1, least, least - 1, score + 1, i64::MAX][ceiling_at];
-        let known = p.score_match_upto(&choice, ceiling);
+        let known = p.score_match_upto(&choice, &[], ceiling);
         let tested = p.score_upto(&choice, ceiling);
+        // from the greedy match a one-pass test gives: the same answer
+        let first = greedy(&p, &choice);
+        prop_assert!(!first.is_empty());
+        prop_assert_eq!(p.score_match_upto(&choice, &first, ceiling), known);
         // both give the score when it is at most the ceiling, and only may skip it above
         if score <= ceiling {
             prop_assert_eq!(known, Scored::Score(score));
