@@ -20,7 +20,7 @@ fn main() -> anyhow::Result<()> {
             other => anyhow::bail!("unknown argument `{other}`"),
         }
     }
-    let path = memlens::demo::build_at(&db, Timestamp::now())?;
+    let path = memlens::demo::build_at(&db, Timestamp::now())?.path;
     let store = Store::open(&path)?;
     let ended = run(store, options)?;
     if ended != memlens::tui::signals::Ended::Quit {

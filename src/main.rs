@@ -96,9 +96,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let result = match cli.command {
         None => browse(&paths::store_path(db)?, cli.no_mouse, &mut out),
         Some(Command::Demo) => {
-            let path = memlens::demo::build_at(&paths::demo_path(db)?, Timestamp::now())
+            let built = memlens::demo::build_at(&paths::demo_path(db)?, Timestamp::now())
                 .map_err(CommandError::from)?;
-            browse(&path, cli.no_mouse, &mut out)
+            if let Some(kept) = &built.kept {
+                let _ = writeln!(
+                    err,
+                    "memlens: the earlier demo store held changes made since it was built; it is kept as {}",
+                    kept.display()
+                );
+            }
+            browse(&built.path, cli.no_mouse, &mut out)
         }
         Some(Command::Import(args)) => {
             commands::import::run(&paths::store_path(db)?, &args, &mut out, &mut err)

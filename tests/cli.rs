@@ -636,18 +636,48 @@ fn demo_builds_a_fresh_store_and_never_replaces_a_real_one() {
         Some(1)
     );
     assert_eq!(std::fs::read_to_string(&text).unwrap(), "mine");
-    // A new path is created, an earlier demo store replaced.
-    let fresh = h.join("d/demo2.redb");
+    // A new path is created, an earlier demo store replaced: as it was built (tracked
+    // reads aside) it goes, with changes it is kept beside the fresh one.
+    let dir = h.join("d");
+    let fresh = dir.join("demo2.redb");
+    let files = || std::fs::read_dir(&dir).unwrap().count();
     ok(h, &["demo", "--db", s(&fresh)]);
+    ok(h, &["search", "--db", s(&fresh), "--track", "webhook"]);
+    let out = memlens(h, &["demo", "--db", s(&fresh)], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("kept"), "{}", stderr(&out));
+    assert_eq!(files(), 1, "a demo store only read is replaced");
     std::fs::write(&file, "{\"id\":\"extra\",\"body\":\"added to the demo\"}\n").unwrap();
     ok(h, &["import", "--db", s(&fresh), s(&file)]);
     assert_eq!(export(h, &fresh).lines().count(), demo_lines + 1);
-    ok(h, &["demo", "--db", s(&fresh)]);
+    let changed = export(h, &fresh);
+    let out = memlens(h, &["demo", "--db", s(&fresh)], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         export(h, &fresh).lines().count(),
         demo_lines,
         "the demo store was rebuilt"
     );
+    let kept: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p != &fresh)
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(
+        stderr(&out).contains(&format!("it is kept as {}", kept[0].display())),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        export(h, &kept[0]),
+        changed,
+        "the changed demo store is kept whole"
+    );
+    // a curation counts as a change too; the fresh store then goes aside as well
+    ok(h, &["approve", "--db", s(&fresh), "mem-0001"]);
+    ok(h, &["demo", "--db", s(&fresh)]);
+    assert_eq!(files(), 3);
 }
 
 /// A search that writes nothing (like `get`, `stats` and `export`) leaves the store file

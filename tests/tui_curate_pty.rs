@@ -54,7 +54,8 @@ fn move_cursor(run: &mut Run, keys: &str, from: &str) -> String {
 fn pristine() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().expect("dir");
     let path = memlens::demo::build_at(&dir.path().join("ref.redb"), Timestamp::now())
-        .expect("demo store");
+        .expect("demo store")
+        .path;
     let store = Store::open(&path).expect("open");
     (dir, store)
 }

@@ -141,6 +141,26 @@ fn a_terminal_below_the_minimum_gets_the_too_small_screen() {
 }
 
 #[test]
+fn keys_pressed_on_the_too_small_screen_change_nothing() {
+    use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    let mut b = browsing((120, 40));
+    let before = screen(&b, (120, 40));
+    let written = |b: &Headless| b.memories().version().expect("version");
+    let version = written(&b);
+    b.dispatch(Action::Resize(30, 8));
+    // delete, open the editor and type into it, move, reject
+    b.type_keys("dexyzjGr");
+    b.press(KeyCode::Enter, KeyModifiers::NONE);
+    b.press(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    b.dispatch(Action::Resize(120, 40));
+    assert_eq!(screen(&b, (120, 40)), before);
+    assert_eq!(written(&b), version, "nothing was written");
+    // the same screen answers a key once it is drawn
+    b.type_keys("j");
+    assert_ne!(screen(&b, (120, 40)), before);
+}
+
+#[test]
 fn a_bad_config_is_reported_on_screen() {
     let f = fixture();
     let config = Config::parse("[keys.list]\nj = \"fly_away\"\n", ColorMode::NoColor)

@@ -22,8 +22,17 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 
-/// Turns a terminal event into an action, through the keymap for keys.
+/// Turns a terminal event into an action, through the keymap for keys. While the
+/// terminal is too small for the screen (it shows only "terminal too small"), nothing
+/// acts but Ctrl-c and a resize: a key must not change what the person cannot see.
 pub fn translate(event: Event, state: &State, keymap: &Keymap, mouse: bool) -> Option<Action> {
+    let action = translate_any(event, state, keymap, mouse)?;
+    let drawn = view::layout(state.size, state.filters_open).is_some();
+    (drawn || matches!(action, Action::Quit | Action::Resize(..))).then_some(action)
+}
+
+/// [`translate`] whatever the size of the terminal.
+fn translate_any(event: Event, state: &State, keymap: &Keymap, mouse: bool) -> Option<Action> {
     match event {
         Event::Key(key) if key.kind != KeyEventKind::Release => keymap.action_for(state, &key),
         Event::Paste(text) => Some(Action::Paste(text)),
