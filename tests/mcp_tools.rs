@@ -243,6 +243,22 @@ async fn bad_arguments_answer_an_error_with_a_message_and_the_server_goes_on() {
             json!({"mode": "byTime", "filters": {"types": "note"}}),
             "types",
         ),
+        // a misspelt argument is named, not silently dropped
+        (
+            "remember_search_by",
+            json!({"mode": "byTime", "filters": {"weight_mim": 0.5}}),
+            "unknown field `weight_mim`",
+        ),
+        (
+            "remember_search_by",
+            json!({"mode": "byTime", "limt": 5}),
+            "unknown field `limt`",
+        ),
+        (
+            "mem_approve",
+            json!({"id": "x", "extra": 1}),
+            "unknown field `extra`",
+        ),
         ("mem_search", json!({}), "query"),
         (
             "mem_search",
@@ -710,4 +726,46 @@ async fn the_review_tool_lists_the_queues_the_command_line_lists() {
         assert_eq!(shown, kept[..shown.len()], "{args}");
     }
     client.close().await;
+}
+
+/// A line that is not a JSON-RPC message is answered with JSON-RPC's error (the
+/// protocol library alone passed over it and left the client waiting), and the session
+/// goes on: the next request is answered.
+#[test]
+fn a_line_that_is_not_json_rpc_gets_an_error_and_the_session_goes_on() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 3);
+    let mut child = std::process::Command::new(mcp_support::bin())
+        .args(["mcp", "--db", db.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}});
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{{not json").unwrap();
+    writeln!(stdin, "{}", json!({"id": 5, "method": "ping"})).unwrap();
+    writeln!(stdin, "{initialize}").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(
+        (lines[0]["id"].clone(), lines[0]["error"]["code"].clone()),
+        (Value::Null, json!(-32700))
+    );
+    assert_eq!(
+        (lines[1]["id"].clone(), lines[1]["error"]["code"].clone()),
+        (json!(5), json!(-32600))
+    );
+    assert_eq!(lines[2]["id"], 1);
+    assert_eq!(lines[2]["result"]["serverInfo"]["name"], "memlens");
 }

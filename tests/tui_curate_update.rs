@@ -436,3 +436,26 @@ fn the_list_shows_a_change_before_the_index_is_rebuilt_and_a_failed_rebuild_is_r
         "purged rows leave at once"
     );
 }
+
+#[test]
+fn a_write_by_another_process_shows_in_the_detail_pane_of_the_selected_memory() {
+    use memlens::tui::action::Action;
+    let (f, mut b) = start();
+    let id = cursor(&b);
+    let shown = |b: &memlens::tui::headless::Headless| {
+        let d = b.state.detail.as_ref().expect("a detail pane");
+        assert_eq!(d.memory.id, id);
+        d.memory.title.clone()
+    };
+    assert_ne!(shown(&b).as_deref(), Some("Retitled elsewhere"));
+    // another process retitles it; the browser is told the store changed
+    let mut w = f.store.write().expect("write");
+    let mut m = w.get(&id).expect("get").expect("the memory");
+    m.title = Some("Retitled elsewhere".into());
+    w.put(&m).expect("put");
+    w.commit().expect("commit");
+    b.memories().refresh().expect("refresh");
+    b.dispatch(Action::IndexReloaded);
+    assert_eq!(cursor(&b), id, "the selection stays");
+    assert_eq!(shown(&b).as_deref(), Some("Retitled elsewhere"));
+}

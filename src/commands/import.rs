@@ -63,7 +63,7 @@ fn import_into_store(
 }
 
 fn print_warnings(warnings: &Problems, err: &mut dyn Write) {
-    for line in warnings.lines() {
+    for line in warnings.grouped_lines() {
         // Warnings are advice; a closed stderr must not fail the import.
         let _ = writeln!(err, "warning: {}", memlens::text::inert(&line));
     }

@@ -62,12 +62,8 @@ pub fn run_at(
 
 /// The front door's request for the command's arguments.
 fn request(args: &ReviewArgs) -> CommandResult<ReviewRequest> {
-    let mut filters = Filters::default();
-    for f in &args.filters {
-        filters
-            .apply_arg(f)
-            .map_err(|e| CommandError::Usage(e.to_string()))?;
-    }
+    let filters =
+        Filters::from_args(&args.filters).map_err(|e| CommandError::Usage(e.to_string()))?;
     Ok(ReviewRequest {
         queue: args.queue,
         narrow: SearchRequest {

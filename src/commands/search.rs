@@ -115,10 +115,7 @@ impl SearchArgs {
 
     /// The request these flags describe.
     pub fn request(&self) -> Result<SearchRequest, SearchCommandError> {
-        let mut filters = Filters::default();
-        for f in &self.filters {
-            filters.apply_arg(f)?;
-        }
+        let filters = Filters::from_args(&self.filters)?;
         let mode = match (self.mode.as_deref(), self.sort_field) {
             (None, Some(f)) | (Some("property"), Some(f)) => BrowseMode::Property(f),
             (Some("property"), None) => {

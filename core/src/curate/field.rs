@@ -59,6 +59,17 @@ fn bad(field: &str, value: &str, reason: impl Into<String>) -> CurateError {
     }
 }
 
+/// [`bad`] for a value a `FromStr` refused with a message that names it first
+/// (`` `bogus` is not one of … ``): the value is named once.
+fn refused(field: &str, value: &str, reason: String) -> CurateError {
+    let named = format!("`{}` ", value.trim());
+    let reason = reason
+        .strip_prefix(&named)
+        .map(str::to_string)
+        .unwrap_or(reason);
+    bad(field, value, reason)
+}
+
 fn optional(value: &str) -> Option<String> {
     (!value.trim().is_empty()).then(|| value.to_string())
 }
@@ -104,9 +115,13 @@ impl FieldValue {
                 }
                 FieldValue::Type(t.to_string())
             }
-            "scope" => FieldValue::Scope(value.trim().parse().map_err(|e| bad(field, value, e))?),
+            "scope" => {
+                FieldValue::Scope(value.trim().parse().map_err(|e| refused(field, value, e))?)
+            }
             "module" => FieldValue::Module(optional(value).map(|m| m.trim().to_string())),
-            "status" => FieldValue::Status(value.trim().parse().map_err(|e| bad(field, value, e))?),
+            "status" => {
+                FieldValue::Status(value.trim().parse().map_err(|e| refused(field, value, e))?)
+            }
             "tags" => FieldValue::Tags(value.split(',').map(|t| t.trim().to_string()).collect()),
             "weight" => FieldValue::Weight(number(field, value, 0.0, 1.0)?),
             "trust" => FieldValue::Trust(number(field, value, 0.0, 1.0)?),
@@ -223,6 +238,16 @@ mod tests {
         assert!(e.to_string().contains("weight") && e.to_string().contains("heavy"));
         let e = FieldValue::parse_assignment("type=Decision").unwrap_err();
         assert!(e.to_string().contains("Decision"));
+        // a value a list refuses is named once
+        for (arg, field) in [("status=bogus", "status"), ("scope=galaxy", "scope")] {
+            let msg = FieldValue::parse_assignment(arg).unwrap_err().to_string();
+            let value = arg.split_once('=').unwrap().1;
+            assert_eq!(msg.matches(value).count(), 1, "{msg}");
+            assert!(
+                msg.starts_with(&format!("{field}: `{value}` is not one of ")),
+                "{msg}"
+            );
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@ use serde_json::json;
 
 /// One memory.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct IdParams {
     /// The memory's id
     pub id: String,
@@ -21,6 +22,7 @@ pub struct IdParams {
 
 /// One memory and why.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RejectParams {
     /// The memory's id
     pub id: String,
@@ -30,6 +32,7 @@ pub struct RejectParams {
 
 /// A rating.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RateParams {
     /// The memory's id
     pub memory_id: String,
@@ -40,6 +43,7 @@ pub struct RateParams {
 
 /// A soft delete.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct DeleteParams {
     /// The memory's id
     pub memory_id: String,
@@ -49,6 +53,7 @@ pub struct DeleteParams {
 
 /// Two memories to link.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct LinkParams {
     /// One memory (it holds the relationship)
     pub a: String,
@@ -60,6 +65,7 @@ pub struct LinkParams {
 
 /// Two memories to unlink.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct UnlinkParams {
     /// One memory
     pub a: String,

@@ -80,6 +80,7 @@ pub struct UpdateParams {
 
 /// The arguments of `mem_get`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct GetParams {
     /// The memory's id
     pub id: String,

@@ -22,6 +22,7 @@ mod params;
 pub mod review_tools;
 mod schema;
 pub mod search_tools;
+mod stdio;
 
 pub use error::ToolError;
 
@@ -141,13 +142,13 @@ pub enum ServeError {
 pub async fn serve_stdio(path: &Path) -> Result<(), ServeError> {
     let server = MemoryServer::new(path);
     server.open_early().await;
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| ServeError::Protocol(e.to_string()))?;
-    running
-        .waiting()
-        .await
-        .map_err(|e| ServeError::Protocol(e.to_string()))?;
-    Ok(())
+    let (transport, carried) = stdio::lines(tokio::io::stdin(), tokio::io::stdout());
+    let carrying = tokio::spawn(carried);
+    let served = match server.serve(transport).await {
+        Ok(running) => running.waiting().await.map(drop).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    // every line the server wrote reaches the client before the process ends
+    let _ = carrying.await;
+    served.map_err(ServeError::Protocol)
 }

@@ -28,6 +28,7 @@ const QUEUES: [&str; 6] = [
 
 /// The arguments of `memlens_review`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ReviewParams {
     /// The queue: approval (needs a person's approval), pending (draft and proposed,
     /// most read first), agent (validated by an agent or automatically), stale,

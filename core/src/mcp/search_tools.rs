@@ -22,6 +22,7 @@ pub const MAX_LIMIT: usize = 100;
 
 /// The arguments of `mem_search` (hivelore's schema).
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct MemSearchParams {
     /// Substring matched against id, tags and body (every word; else any word)
     pub query: String,
@@ -56,6 +57,7 @@ pub struct MemSearchParams {
 
 /// The filters of `remember_search_by` (remember-mcp's schema).
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SearchByFilters {
     /// Include only these content types
     pub types: Option<Vec<String>>,
@@ -101,6 +103,7 @@ pub const SEARCH_BY_MODES: [&str; 8] = [
 
 /// The arguments of `remember_search_by` (remember-mcp's schema, plus `seed`).
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SearchByParams {
     /// Search mode to use
     #[schemars(extend("enum" = SEARCH_BY_MODES))]

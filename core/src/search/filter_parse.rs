@@ -9,7 +9,7 @@ use crate::search::request::{DeletedFilter, Filters, Range};
 pub enum FilterError {
     /// The key names no filter.
     #[error(
-        "unknown filter `{key}`; use type, exclude_type, scope, module, status, exclude_rejected, tag, weight, trust, created_at, rating_min, relationship_count, has_relationships, deleted, feel_* or a composite"
+        "unknown filter `{key}`; use type, exclude_type, scope, module, status, exclude_rejected, include_session_recap, tag, weight, trust, trust_level, created_at, rating_min, relationship_count, has_relationships, deleted, feel_* or a composite"
     )]
     UnknownKey {
         /// The key as given.
@@ -28,9 +28,46 @@ pub enum FilterError {
     /// The argument has no `=`.
     #[error("filter `{0}`: expected KEY=VALUE")]
     NotKeyValue(String),
+    /// One key given twice: the later would silently replace the earlier.
+    #[error(
+        "filter `{key}` is given twice (`{first}` and `{second}`); give it once, a list as `{key}=a,b` (any of them)"
+    )]
+    Repeated {
+        /// The key.
+        key: String,
+        /// The first value given.
+        first: String,
+        /// The second.
+        second: String,
+    },
 }
 
 impl Filters {
+    /// The filters of the `KEY=VALUE` arguments given on a command line, each key at
+    /// most once (`tag` and `tags` are one key).
+    pub fn from_args(args: &[impl AsRef<str>]) -> Result<Filters, FilterError> {
+        let mut filters = Filters::default();
+        let mut given: Vec<(String, String)> = Vec::new();
+        for arg in args {
+            let arg = arg.as_ref();
+            filters.apply_arg(arg)?;
+            let (key, value) = arg.split_once('=').unwrap_or((arg, ""));
+            let key = match key.trim() {
+                "tags" => "tag",
+                other => other,
+            };
+            if let Some((_, first)) = given.iter().find(|(k, _)| k == key) {
+                return Err(FilterError::Repeated {
+                    key: key.to_string(),
+                    first: first.clone(),
+                    second: value.trim().to_string(),
+                });
+            }
+            given.push((key.to_string(), value.trim().to_string()));
+        }
+        Ok(filters)
+    }
+
     /// Applies one `KEY=VALUE` argument as given on the command line.
     pub fn apply_arg(&mut self, arg: &str) -> Result<(), FilterError> {
         let (key, value) = arg
@@ -167,10 +204,15 @@ fn bounds(value: &str) -> (&str, &str) {
 fn range(value: &str) -> Result<Range, String> {
     let (lo, hi) = bounds(value);
     let parse = |s: &str| (!s.is_empty()).then(|| number(s)).transpose();
-    Ok(Range {
-        min: parse(lo)?,
-        max: parse(hi)?,
-    })
+    let (min, max) = (parse(lo)?, parse(hi)?);
+    if let (Some(min), Some(max)) = (min, max)
+        && min > max
+    {
+        return Err(format!(
+            "{lo} is above {hi}: nothing is in that range (write {hi}..{lo})"
+        ));
+    }
+    Ok(Range { min, max })
 }
 
 /// Bounds of a `created_at` range. A bare date as the upper bound includes that whole
@@ -191,6 +233,13 @@ fn time_range(value: &str) -> Result<(Option<Timestamp>, Option<Timestamp>), Str
         && hi.len() == 10
     {
         to = Some(Timestamp(t.0.saturating_add(86_400_000_000_000 - 1)));
+    }
+    if let (Some(f), Some(t)) = (from, to)
+        && f > t
+    {
+        return Err(format!(
+            "{lo} is after {hi}: nothing is in that range (write {hi}..{lo})"
+        ));
     }
     Ok((from, to))
 }
@@ -242,6 +291,22 @@ mod tests {
     #[test]
     fn unknown_keys_and_bad_values_are_named() {
         let mut f = Filters::default();
+        let twice = Filters::from_args(&["type=decision", "status=validated", "type=gotcha"]);
+        assert_eq!(
+            twice.unwrap_err().to_string(),
+            "filter `type` is given twice (`decision` and `gotcha`); give it once, a list as `type=a,b` (any of them)"
+        );
+        assert!(Filters::from_args(&["tag=a", "tags=b"]).is_err());
+        let reversed = Filters::from_args(&["feel_humor=1..0"])
+            .unwrap_err()
+            .to_string();
+        assert!(reversed.contains("1 is above 0"), "{reversed}");
+        assert!(Filters::from_args(&["created_at=2026-02-01..2026-01-01"]).is_err());
+        assert!(
+            Filters::from_args(&["weight=0.5..0.5", "created_at=2026-01-01..2026-01-01"]).is_ok()
+        );
+        let once = Filters::from_args(&["type=decision,gotcha", "tag=a"]).unwrap();
+        assert_eq!((once.types.len(), once.tags.len()), (2, 1));
         let e = f.apply_arg("colour=red").unwrap_err().to_string();
         assert!(e.contains("`colour`"), "{e}");
         let e = f.apply_arg("weight=a..1").unwrap_err().to_string();

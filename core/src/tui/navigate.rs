@@ -89,6 +89,28 @@ fn show_selected(state: &mut State, effects: &mut Vec<Effect>) {
     effects.push(Effect::LoadDetail { id });
 }
 
+/// After the store changed, the detail pane shows the selected memory as the answer
+/// has it when that differs from what the pane shows (another process wrote it), and
+/// its links are read again.
+fn follow_a_change(state: &mut State, effects: &mut Vec<Effect>) {
+    let Some(hit) = state.selected_hit() else {
+        return;
+    };
+    let (memory, relationship_count) = (hit.memory.clone(), hit.relationship_count);
+    if let Some(d) = &mut state.detail
+        && d.memory.id == memory.id
+        && d.memory != memory
+    {
+        let id = memory.id.clone();
+        *d = DetailView {
+            memory,
+            relationship_count,
+            links: None,
+        };
+        effects.push(Effect::LoadDetail { id });
+    }
+}
+
 /// Takes a search answer: the page, the selection kept (or on the same memory after
 /// a refresh), the detail pane following.
 pub(super) fn search_done(
@@ -104,6 +126,7 @@ pub(super) fn search_done(
         state.message = Some(format!("error: {damage}"));
     }
     state.take_response(offset, response, elapsed);
+    let refreshed = state.keep_selected.is_some();
     if let Some(id) = state.keep_selected.take()
         && let Some(i) = state.results.hits.iter().position(|h| h.memory.id == id)
     {
@@ -114,6 +137,9 @@ pub(super) fn search_done(
     }
     keep_selection_visible(state);
     if !state.following {
+        if refreshed {
+            follow_a_change(state, effects);
+        }
         show_selected(state, effects);
     }
     // the pane may show less than before (another memory, or none)

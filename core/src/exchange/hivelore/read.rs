@@ -45,6 +45,17 @@ pub fn read(
     let mut files = Vec::new();
     collect_markdown(&memories, &mut files)?;
     files.sort();
+    if files.is_empty() {
+        // said, not an error: a new project's memory directory is empty
+        sink.file(&shown);
+        sink.warning(
+            0,
+            "directory",
+            "holds no hivelore memory (a .md file), so nothing was read from it; a file \
+             of another format is imported by naming it (memlens import DIR/FILE.jsonl)"
+                .into(),
+        );
+    }
     for file in files {
         let relative = file
             .strip_prefix(&memories)
@@ -305,5 +316,36 @@ pub fn parse_memory(
                 sink.problem(field_line(&e.field), &e.field, e.reason);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exchange::Collected;
+
+    #[test]
+    fn a_directory_without_markdown_says_so_and_one_with_it_does_not() {
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::write(
+            dir.path().join("a.jsonl"),
+            "{\"id\":\"a\",\"body\":\"x\"}\n",
+        )
+        .expect("write");
+        let mut sink = Collected::default();
+        read(dir.path(), "notes", &mut sink, Timestamp(0)).expect("read");
+        assert!(sink.memories.is_empty());
+        assert_eq!(sink.warnings.len(), 1, "{:?}", sink.warnings);
+        let said = sink.warnings[0].to_string();
+        assert!(
+            said.starts_with("notes: directory: holds no hivelore memory"),
+            "{said}"
+        );
+        let md = "---\nid: b\ncreated_at: 2026-01-01T00:00:00Z\n---\nbody\n";
+        std::fs::write(dir.path().join("b.md"), md).expect("write");
+        let mut sink = Collected::default();
+        read(dir.path(), "notes", &mut sink, Timestamp(0)).expect("read");
+        assert_eq!(sink.memories.len(), 1);
+        assert!(sink.warnings.is_empty(), "{:?}", sink.warnings);
     }
 }

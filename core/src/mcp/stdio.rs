@@ -1,0 +1,174 @@
+//! Standard input and output of `memlens mcp`. Every line the client sends that is not
+//! a JSON-RPC message is answered with the error JSON-RPC calls for (-32700 for text that
+//! is not JSON, -32600 for JSON that is not a JSON-RPC 2.0 object), where the protocol
+//! library would pass over it in silence and leave the client waiting; the other lines
+//! reach the server. Lines out are written whole, one after another, so an error never
+//! lands inside one of the server's messages.
+
+use serde_json::{Value, json};
+use std::future::Future;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+
+/// Bytes either pipe between the lines and the server holds before the writer waits.
+const PIPE_BYTES: usize = 1 << 16;
+
+/// The server's input and output, and what carries lines between them and `input`
+/// and `output`: it ends once the server has dropped its output and every line of
+/// it is written (a line still coming in is then dropped).
+pub(super) fn lines<R, W>(
+    input: R,
+    output: W,
+) -> ((DuplexStream, DuplexStream), impl Future<Output = ()>)
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (mut to_server, server_reads) = tokio::io::duplex(PIPE_BYTES);
+    let (server_writes, from_server) = tokio::io::duplex(PIPE_BYTES);
+    let (out, mut lines_out) = unbounded_channel::<Vec<u8>>();
+    let replies = out.clone();
+    let reading = tokio::spawn(async move {
+        let mut lines = BufReader::new(input).split(b'\n');
+        while let Ok(Some(mut line)) = lines.next_segment().await {
+            match check(&line) {
+                Check::Pass => {
+                    line.push(b'\n');
+                    if to_server.write_all(&line).await.is_err() {
+                        break;
+                    }
+                }
+                Check::Skip => {}
+                Check::Answer(reply) => {
+                    let _ = replies.send(reply);
+                }
+            }
+        }
+        // the client closed its side: so does the server's input
+        let _ = to_server.shutdown().await;
+    });
+    let forwarding = forward(from_server, out);
+    let carried = async move {
+        let writing = tokio::spawn(async move {
+            let mut output = output;
+            while let Some(line) = lines_out.recv().await {
+                if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
+                    break;
+                }
+            }
+        });
+        forwarding.await;
+        reading.abort();
+        let _ = reading.await;
+        let _ = writing.await;
+    };
+    ((server_reads, server_writes), carried)
+}
+
+/// Sends each line the server writes to `out`, whole, until the server drops its output.
+async fn forward(from_server: DuplexStream, out: UnboundedSender<Vec<u8>>) {
+    let mut lines = BufReader::new(from_server).split(b'\n');
+    while let Ok(Some(mut line)) = lines.next_segment().await {
+        line.push(b'\n');
+        if out.send(line).is_err() {
+            break;
+        }
+    }
+}
+
+/// What becomes of a line from the client.
+#[derive(Debug, PartialEq)]
+enum Check {
+    /// A JSON-RPC message (or a batch of them): for the server.
+    Pass,
+    /// A blank line: nothing.
+    Skip,
+    /// Not a message: this error line answers it.
+    Answer(Vec<u8>),
+}
+
+fn check(line: &[u8]) -> Check {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Check::Skip;
+    }
+    let value: Value = match serde_json::from_slice(line) {
+        Ok(value) => value,
+        Err(e) => return answer(Value::Null, -32700, format!("Parse error: {e}")),
+    };
+    let Value::Object(message) = &value else {
+        if value.is_array() {
+            return Check::Pass;
+        }
+        return answer(
+            Value::Null,
+            -32600,
+            "Invalid Request: a JSON-RPC message is an object".into(),
+        );
+    };
+    let versioned = message.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
+    let kind = ["method", "result", "error"]
+        .iter()
+        .any(|k| message.contains_key(*k));
+    if versioned && kind {
+        return Check::Pass;
+    }
+    let id = message
+        .get("id")
+        .filter(|id| id.is_string() || id.is_number())
+        .cloned()
+        .unwrap_or(Value::Null);
+    let missing = if versioned {
+        "a method (or a result or an error)"
+    } else {
+        "\"jsonrpc\": \"2.0\""
+    };
+    answer(id, -32600, format!("Invalid Request: no {missing}"))
+}
+
+fn answer(id: Value, code: i64, message: String) -> Check {
+    let reply = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+    let mut line = reply.to_string().into_bytes();
+    line.push(b'\n');
+    Check::Answer(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(line: &str) -> Value {
+        match check(line.as_bytes()) {
+            Check::Answer(bytes) => serde_json::from_slice(&bytes).expect("a JSON line"),
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn lines_that_are_not_messages_get_the_error_json_rpc_calls_for() {
+        let not_json = reply("{not json");
+        assert_eq!(not_json["error"]["code"], -32700);
+        assert_eq!(not_json["id"], Value::Null);
+        assert_eq!(not_json["jsonrpc"], "2.0");
+        assert_eq!(reply("\"hello\"")["error"]["code"], -32600);
+        let unversioned = reply(r#"{"id": 7, "method": "ping"}"#);
+        assert_eq!(
+            (
+                unversioned["id"].clone(),
+                unversioned["error"]["code"].clone()
+            ),
+            (json!(7), json!(-32600))
+        );
+        assert_eq!(reply(r#"{"jsonrpc": "2.0", "id": "a"}"#)["id"], "a");
+        for pass in [
+            r#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}"#,
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\r",
+            r#"{"jsonrpc": "2.0", "id": 1, "result": {}}"#,
+            r#"[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]"#,
+        ] {
+            assert_eq!(check(pass.as_bytes()), Check::Pass, "{pass}");
+        }
+        assert_eq!(check(b"  \r"), Check::Skip);
+    }
+}
