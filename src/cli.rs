@@ -162,7 +162,7 @@ pub struct CheckArgs {
 /// `--format` of `import`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
-    /// Decide per path: a directory or `.md` is hivelore, `.gz` OpenMemory, else by the first line
+    /// Decide per path: a directory or `.md` is hivelore, `.gz` or a zip archive OpenMemory, else by the first line
     Auto,
     /// memlens's canonical JSONL
     Jsonl,
@@ -170,7 +170,7 @@ pub enum FormatArg {
     Hivelore,
     /// The MCP memory server's memory.jsonl
     McpMemory,
-    /// OpenMemory's memories.jsonl(.gz)
+    /// OpenMemory's memories.jsonl(.gz), or the zip its UI downloads
     Openmemory,
 }
 

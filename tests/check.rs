@@ -297,3 +297,27 @@ fn a_damaged_memory_is_an_error_everywhere_and_a_repair_sets_it_aside_with_its_b
     let (code, _, _) = run(h, &["check", "--repair", "--db", s(&db)]);
     assert_eq!(code, Some(0));
 }
+
+#[test]
+fn a_file_redb_cannot_read_has_its_memories_uncounted_not_zero() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let db = store(h);
+    let mut bytes = std::fs::read(&db).unwrap();
+    // the header and the first pages overwritten: redb cannot open it
+    for b in bytes.iter_mut().skip(64).take(8192) {
+        *b = 0xA5;
+    }
+    std::fs::write(&db, &bytes).unwrap();
+    let (code, out, _) = run(h, &["check", "--db", s(&db)]);
+    assert_eq!(code, Some(1), "{out}");
+    let first = out.lines().next().unwrap_or_default();
+    assert!(
+        first.ends_with(": its memories could not be counted"),
+        "{out}"
+    );
+    let (_, json, _) = run(h, &["check", "--json", "--db", s(&db)]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["memories"], serde_json::Value::Null, "{json}");
+    assert_eq!(json["clean"], false);
+}

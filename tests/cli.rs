@@ -121,6 +121,11 @@ fn bad_input_exits_1_with_precise_lines_and_leaves_the_store_alone() {
         stderr(&out)
     );
     assert_eq!(export(h, &db), before);
+    // a failed import into a store that was not there leaves no file behind
+    let new = h.join("new.redb");
+    let out = memlens(h, &["import", "--db", s(&new), s(&broken)], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!new.exists(), "a failed import created {}", new.display());
 }
 
 #[test]

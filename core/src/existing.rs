@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 pub enum OpenError {
     /// No file at the path.
     #[error(
-        "{path}: no store here yet; import memories first (memlens import --db {path} FILE) or try `memlens demo`"
+        "{path}: no store here yet; import memories first (memlens import --db {path} FILE), or try `memlens demo`, which opens example memories in a store of its own"
     )]
     NoStore {
         /// The path given.

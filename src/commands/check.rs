@@ -96,11 +96,11 @@ fn old_store_path(path: &Path) -> PathBuf {
 
 /// The report as text.
 fn text(report: &CheckReport, repaired: Option<&(RepairOutcome, CheckReport)>) -> String {
-    let mut s = format!(
-        "{}: {}\n",
-        report.store.display(),
-        super::memories(report.memories as usize)
-    );
+    let counted = match report.memories {
+        Some(n) => super::memories(n as usize),
+        None => "its memories could not be counted".to_string(),
+    };
+    let mut s = format!("{}: {counted}\n", report.store.display());
     list(&mut s, report);
     if let Some((outcome, after)) = repaired {
         s.push_str(&format!(

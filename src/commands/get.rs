@@ -80,9 +80,9 @@ pub fn page(reader: &StoreReader, m: &Memory, now: Timestamp) -> Result<String, 
     row(
         "rating",
         format!(
-            "{:.2} ({} ratings{avg})",
+            "{:.2} ({}{avg})",
             m.rating_bayesian(),
-            m.rating_count
+            memlens::exchange::plural(m.rating_count as usize, "rating")
         ),
     );
     let confidence = m
@@ -145,7 +145,10 @@ pub fn page(reader: &StoreReader, m: &Memory, now: Timestamp) -> Result<String, 
     }
     row(
         "related",
-        format!("{} memories", reader.relationship_count(m)?),
+        match reader.relationship_count(m)? {
+            1 => "1 memory".to_string(),
+            n => format!("{n} memories"),
+        },
     );
     if let Some(s) = &m.source {
         let path = s

@@ -44,8 +44,9 @@ fn import_into_store(
     };
     let result = import(&store, &sources, &options);
     drop(store);
-    if args.dry_run && !existed {
-        // Best effort: the file was only created to check against.
+    if !existed && (args.dry_run || result.is_err()) {
+        // Best effort: the file was only created to check against, or for an import
+        // that wrote nothing: a failed import leaves no empty store behind.
         let _ = std::fs::remove_file(store_path);
     }
     match result {

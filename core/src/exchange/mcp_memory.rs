@@ -10,7 +10,9 @@
 //! relation becomes a relationship `{target: entity_id(to), kind: relationType}` on
 //! the `from` memory; the server accepts relations whose `from` or `to` entity was
 //! deleted or never created, and such a relation is kept as a link to a missing
-//! memory, held by the end that is in the file (links are undirected). One with
+//! memory, held by the end that is in the file (links are undirected); one held by its
+//! `to` end also goes to that memory's `extra.relationsIn` as `{from, relationType}`,
+//! so the direction it was written in is not lost. One with
 //! neither end in the file has no memory to hold it and is skipped with a warning; a
 //! relation from an entity to itself is skipped with a warning, a repeated one
 //! dropped. The file has no timestamps, so memories are created at the import time.
@@ -246,12 +248,30 @@ fn attach(
             return;
         }
     };
+    let held_by_to = !by_name.contains_key(&from);
     let rel = json!({"target": entity_id(target), "kind": kind});
-    let rels = &mut entities[holder].relationships;
-    if !rels.contains(&rel) {
-        rels.push(rel);
+    let entity = &mut entities[holder];
+    if entity.relationships.contains(&rel) {
+        return;
+    }
+    entity.relationships.push(rel);
+    if held_by_to {
+        // the link reads from its holder: the relation's own direction is kept beside it
+        let incoming = json!({"from": from, "relationType": kind});
+        let kept = entity
+            .fields
+            .entry(RELATIONS_IN)
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(list) = kept {
+            list.push(incoming);
+        }
     }
 }
+
+/// The key of `extra` that keeps the relations held by their `to` end (their `from`
+/// entity is not in the file), each as `{from, relationType}`: the link alone would read
+/// the other way.
+pub const RELATIONS_IN: &str = "relationsIn";
 
 #[cfg(test)]
 mod tests {
@@ -298,6 +318,12 @@ mod tests {
         // the relation from an entity the file lacks is held by its other end
         assert_eq!(ada.relationships[1].target, "Ghost");
         assert_eq!(ada.relationships[1].kind, "knows");
+        // ... with the direction it was written in
+        assert_eq!(
+            ada.extra[RELATIONS_IN],
+            json!([{"from": "Ghost", "relationType": "knows"}])
+        );
+        assert!(!sink.memories[1].2.extra.contains_key(RELATIONS_IN));
     }
 
     #[test]

@@ -162,15 +162,26 @@ pub fn listing_json(req: &SearchRequest, listing: Listing, resp: &SearchResponse
     doc
 }
 
-/// The readable table: a header line with counts and the notice, then one row per result.
+/// A score or a field's value in the table: a whole number as one, else three decimals.
+fn shown_number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+/// The readable table: a header line with counts and the notice, then one row per
+/// result; its fifth column is the query's score, or the field a browse mode sorts by.
 pub fn table(req: &SearchRequest, resp: &SearchResponse) -> String {
     let mut out = String::new();
     let shown = resp.hits.len();
+    let matches = if resp.total == 1 { "match" } else { "matches" };
     if shown == 0 {
-        out.push_str(&format!("{} matches", resp.total));
+        out.push_str(&format!("{} {matches}", resp.total));
     } else {
         out.push_str(&format!(
-            "{} matches, showing {}–{}",
+            "{} {matches}, showing {}–{}",
             resp.total,
             req.offset + 1,
             req.offset + shown
@@ -183,23 +194,37 @@ pub fn table(req: &SearchRequest, resp: &SearchResponse) -> String {
     if shown == 0 {
         return out;
     }
+    // a browse mode that sorts by a field shows it where a query's score would be
+    let by = crate::search::order::sort_field(crate::search::Searcher::effective_mode(req));
     let rows: Vec<[String; 6]> = resp
         .hits
         .iter()
         .map(|h| {
             let m = &h.memory;
             let created = m.created_at.to_string();
+            let number = match by {
+                Some(f) => f.value(m, h.relationship_count),
+                None => h.score,
+            };
             [
                 cut(&one_line(&m.id), 28),
                 cut(&m.memory_type, 14),
                 m.status.as_str().to_string(),
                 created.get(..10).unwrap_or(&created).to_string(),
-                h.score.map(|s| format!("{s:.3}")).unwrap_or_default(),
+                number.map(shown_number).unwrap_or_default(),
                 cut(&one_line(m.shown_headline()), 60),
             ]
         })
         .collect();
-    let header = ["ID", "TYPE", "STATUS", "CREATED", "SCORE", "TITLE"];
+    let sorted_by = by.map(|f| f.name().to_uppercase());
+    let header = [
+        "ID",
+        "TYPE",
+        "STATUS",
+        "CREATED",
+        sorted_by.as_deref().unwrap_or("SCORE"),
+        "TITLE",
+    ];
     let mut widths = header.map(|h| h.chars().count());
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -229,6 +254,53 @@ pub fn table(req: &SearchRequest, resp: &SearchResponse) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_shows_the_field_a_browse_mode_sorts_by_and_counts_in_the_singular() {
+        use crate::model::{Memory, Timestamp};
+        use crate::search::{BrowseMode, Hit, NumericField, SearchResponse};
+        let mut m = Memory::new("a", "body", Timestamp(0));
+        m.rating_count = 2;
+        m.rating_sum = 10;
+        let hit = Hit {
+            memory: m.clone(),
+            relationship_count: 3,
+            score: Some(1.5),
+            match_quality: None,
+            is_discovery: None,
+        };
+        let resp = SearchResponse {
+            total: 1,
+            hits: vec![hit],
+            ..SearchResponse::default()
+        };
+        let shown = |mode, query: &str| {
+            let req = SearchRequest {
+                mode,
+                query: query.into(),
+                ..SearchRequest::default()
+            };
+            let text = table(&req, &resp);
+            let lines: Vec<String> = text.lines().map(str::to_string).collect();
+            let header: Vec<String> = lines[1].split_whitespace().map(str::to_string).collect();
+            let row: Vec<String> = lines[2].split_whitespace().map(str::to_string).collect();
+            (lines[0].clone(), header[4].clone(), row[4].clone())
+        };
+        let (count, header, value) = shown(BrowseMode::Density, "");
+        assert_eq!(count, "1 match, showing 1–1");
+        assert_eq!(
+            (header.as_str(), value.as_str()),
+            ("RELATIONSHIP_COUNT", "3")
+        );
+        let bayesian = NumericField::RatingBayesian.value(&m, 3).expect("a rating");
+        let (_, header, value) = shown(BrowseMode::Rating, "");
+        assert_eq!(
+            (header, value),
+            ("RATING_BAYESIAN".to_string(), format!("{bayesian:.3}"))
+        );
+        let (_, header, value) = shown(BrowseMode::Relevance, "body");
+        assert_eq!((header.as_str(), value.as_str()), ("SCORE", "1.500"));
+    }
 
     #[test]
     fn snippets_are_one_clean_line_around_the_first_match() {

@@ -52,8 +52,9 @@ pub struct Problem {
 pub struct CheckReport {
     /// The store file checked.
     pub store: PathBuf,
-    /// Memory records read.
-    pub memories: u64,
+    /// Memory records in the store; `None` when the check stopped before it could
+    /// count them (the file itself could not be read that far).
+    pub memories: Option<u64>,
     /// Memories an earlier repair set aside (the `damaged` table), if any.
     pub set_aside: u64,
     /// Every problem found, in the order the checks ran.

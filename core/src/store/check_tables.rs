@@ -106,7 +106,7 @@ pub(super) fn check(txn: &ReadTransaction, report: &mut CheckReport) -> Result<(
         report.set_aside = damaged.len()?;
     }
     let memories = txn.open_table(MEMORIES)?;
-    report.memories = memories.len()?;
+    report.memories = Some(memories.len()?);
     // id -> doc of each readable memory, and the backlinks its relationships need
     let mut ids_of: HashMap<String, u32> = HashMap::new();
     let mut wanted_links: BTreeSet<(String, String)> = BTreeSet::new();
