@@ -159,6 +159,44 @@ fn warnings_do_not_fail_and_dry_runs_leave_no_file() {
         !exported.contains("rating_bayesian"),
         "derived fields are not exported"
     );
+    // a format forced on a file that reads as another is read as told, and said
+    let forced = h.join("forced.redb");
+    let out = memlens(
+        h,
+        &[
+            "import",
+            "--format",
+            "openmemory",
+            "--db",
+            s(&forced),
+            s(&file),
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!(
+            "warning: {}: format: looks like jsonl (what --format auto reads it as); read as openmemory, as --format says",
+            file.display()
+        )),
+        "{}",
+        stderr(&out)
+    );
+    let out = memlens(
+        h,
+        &[
+            "import",
+            "--format",
+            "jsonl",
+            "--db",
+            s(&forced),
+            s(&file),
+            "--on-conflict",
+            "skip",
+        ],
+        &[],
+    );
+    assert!(!stderr(&out).contains("looks like"), "{}", stderr(&out));
 }
 
 #[test]

@@ -182,6 +182,7 @@ pub fn read_source(
 ) -> Result<(String, Format), ExchangeError> {
     match source {
         ImportSource::Path(path, format) => {
+            let format_given = *format;
             let format = match format {
                 Some(f) => *f,
                 None => detect::detect(path)?,
@@ -212,6 +213,20 @@ pub fn read_source(
                     sink.file(&name);
                     openmemory::read(lines::open(path)?, path, &name, sink, now)?;
                 }
+            }
+            // only a regular file is read twice: a pipe's first line would be lost
+            if let Some(forced) = format_given
+                && std::fs::metadata(path).is_ok_and(|m| m.is_file())
+                && let Ok(detected) = detect::detect(path)
+                && detected != forced
+            {
+                sink.warning(
+                    0,
+                    "format",
+                    format!(
+                        "looks like {detected} (what --format auto reads it as); read as {forced}, as --format says"
+                    ),
+                );
             }
             Ok((name, format))
         }

@@ -209,7 +209,11 @@ pub fn table(req: &SearchRequest, resp: &SearchResponse) -> String {
             [
                 cut(&one_line(&m.id), 28),
                 cut(&m.memory_type, 14),
-                m.status.as_str().to_string(),
+                match m.deleted_at {
+                    // shown with `--filter deleted=include` (or only)
+                    Some(_) => format!("{} (deleted)", m.status.as_str()),
+                    None => m.status.as_str().to_string(),
+                },
                 created.get(..10).unwrap_or(&created).to_string(),
                 number.map(shown_number).unwrap_or_default(),
                 cut(&one_line(m.shown_headline()), 60),
@@ -300,6 +304,16 @@ mod tests {
         );
         let (_, header, value) = shown(BrowseMode::Relevance, "body");
         assert_eq!((header.as_str(), value.as_str()), ("SCORE", "1.500"));
+        // a deleted memory (listed with deleted=include) says so in its status
+        let mut gone = resp.clone();
+        gone.hits[0].memory.deleted_at = Some(Timestamp(1));
+        let text = table(&SearchRequest::default(), &gone);
+        assert!(
+            text.lines()
+                .nth(2)
+                .is_some_and(|row| row.contains("draft (deleted)")),
+            "{text}"
+        );
     }
 
     #[test]
