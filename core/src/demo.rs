@@ -126,10 +126,11 @@ fn keep_aside(path: &Path, now: Timestamp) -> Result<PathBuf, DemoError> {
         };
         path.with_file_name(format!("{stem}.kept-{when}{suffix}.redb"))
     };
-    let aside = (0..)
-        .map(name)
-        .find(|p| !p.exists())
-        .unwrap_or_else(|| name(0));
+    let mut n = 0;
+    while name(n).exists() {
+        n += 1;
+    }
+    let aside = name(n);
     std::fs::rename(path, &aside).map_err(io(path))?;
     Ok(aside)
 }

@@ -65,6 +65,31 @@ struct Alike {
     count: usize,
 }
 
+impl Kinds {
+    /// Counts `problem` with those of its kind.
+    fn add(&mut self, problem: &ImportError) {
+        let same = |a: &&mut Alike| {
+            (&a.first.file, &a.first.field, &a.first.reason)
+                == (&problem.file, &problem.field, &problem.reason)
+        };
+        let room = self.alike.len() < PROBLEM_CAP;
+        match self.alike.iter_mut().find(same) {
+            Some(a) => {
+                a.count += 1;
+                if a.lines.len() < Alike::NAMED {
+                    a.lines.push(problem.line);
+                }
+            }
+            None if room => self.alike.push(Alike {
+                lines: vec![problem.line],
+                first: problem.clone(),
+                count: 1,
+            }),
+            None => self.untallied += 1,
+        }
+    }
+}
+
 impl Alike {
     /// Lines a grouped problem names.
     const NAMED: usize = 5;
@@ -90,26 +115,7 @@ impl Alike {
 impl Problems {
     /// Records one problem (kept when under the cap, counted always).
     pub fn push(&mut self, problem: ImportError) {
-        let same = |a: &&mut Alike| {
-            (&a.first.file, &a.first.field, &a.first.reason)
-                == (&problem.file, &problem.field, &problem.reason)
-        };
-        let kinds = &mut *self.kinds;
-        let room = kinds.alike.len() < PROBLEM_CAP;
-        match kinds.alike.iter_mut().find(same) {
-            Some(a) => {
-                a.count += 1;
-                if a.lines.len() < Alike::NAMED {
-                    a.lines.push(problem.line);
-                }
-            }
-            None if room => kinds.alike.push(Alike {
-                lines: vec![problem.line],
-                first: problem.clone(),
-                count: 1,
-            }),
-            None => kinds.untallied += 1,
-        }
+        self.kinds.add(&problem);
         if self.shown.len() < PROBLEM_CAP {
             self.shown.push(problem);
         }

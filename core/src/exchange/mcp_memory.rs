@@ -234,9 +234,9 @@ fn attach(
         return;
     }
     // The end in the file holds the link; its other end may be missing.
-    let (holder, target) = match (by_name.get(&from), by_name.get(&to)) {
-        (Some(&index), _) => (index, &to),
-        (None, Some(&index)) => (index, &from),
+    let (holder, target, held_by_to) = match (by_name.get(&from), by_name.get(&to)) {
+        (Some(&index), _) => (index, &to, false),
+        (None, Some(&index)) => (index, &from, true),
         (None, None) => {
             sink.warning(
                 line,
@@ -248,7 +248,6 @@ fn attach(
             return;
         }
     };
-    let held_by_to = !by_name.contains_key(&from);
     let rel = json!({"target": entity_id(target), "kind": kind});
     let entity = &mut entities[holder];
     if entity.relationships.contains(&rel) {

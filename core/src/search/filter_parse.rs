@@ -50,20 +50,20 @@ impl Filters {
         let mut given: Vec<(String, String)> = Vec::new();
         for arg in args {
             let arg = arg.as_ref();
-            filters.apply_arg(arg)?;
-            let (key, value) = arg.split_once('=').unwrap_or((arg, ""));
-            let key = match key.trim() {
-                "tags" => "tag",
-                other => other,
-            };
+            let (key, value) = arg
+                .split_once('=')
+                .ok_or_else(|| FilterError::NotKeyValue(arg.to_string()))?;
+            let (key, value) = (key.trim(), value.trim());
+            filters.apply_kv(key, value)?;
+            let key = if key == "tags" { "tag" } else { key };
             if let Some((_, first)) = given.iter().find(|(k, _)| k == key) {
                 return Err(FilterError::Repeated {
                     key: key.to_string(),
                     first: first.clone(),
-                    second: value.trim().to_string(),
+                    second: value.to_string(),
                 });
             }
-            given.push((key.to_string(), value.trim().to_string()));
+            given.push((key.to_string(), value.to_string()));
         }
         Ok(filters)
     }

@@ -96,17 +96,17 @@ fn follow_a_change(state: &mut State, effects: &mut Vec<Effect>) {
     let Some(hit) = state.selected_hit() else {
         return;
     };
-    let (memory, relationship_count) = (hit.memory.clone(), hit.relationship_count);
-    if let Some(d) = &mut state.detail
-        && d.memory.id == memory.id
-        && d.memory != memory
-    {
-        let id = memory.id.clone();
-        *d = DetailView {
-            memory,
-            relationship_count,
+    let changed = state
+        .detail
+        .as_ref()
+        .is_some_and(|d| d.memory.id == hit.memory.id && d.memory != hit.memory);
+    if changed {
+        let id = hit.memory.id.clone();
+        state.detail = Some(DetailView {
+            memory: hit.memory.clone(),
+            relationship_count: hit.relationship_count,
             links: None,
-        };
+        });
         effects.push(Effect::LoadDetail { id });
     }
 }
