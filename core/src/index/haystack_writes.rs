@@ -284,4 +284,63 @@ mod tests {
         write(&db, &[(1, None), (9, None)]);
         assert_eq!(chunks(&db).len(), 2);
     }
+
+    #[test]
+    fn a_walk_visits_the_chunks_covering_its_documents_in_order_until_told_to_stop() {
+        use crate::index::haystacks::{Walk, walk_covering};
+        let (_dir, db) = database();
+        // about 30 chunks, with gaps between documents (none stored under 0..5 either)
+        let docs: Vec<(u32, Option<usize>)> = (5..3_000u32)
+            .filter(|d| d % 97 != 5)
+            .map(|d| (d, Some(300 + (d as usize * 37) % 800)))
+            .collect();
+        write(&db, &docs);
+        let firsts: Vec<u32> = chunks(&db).iter().map(|c| c.0).collect();
+        assert!(firsts.len() > 20, "{} chunks", firsts.len());
+        let txn = db.begin_read().expect("read");
+        let table = txn.open_table(LITERAL_TEXT).expect("table");
+        let walked = |range: std::ops::RangeInclusive<u32>, walk: Walk, at_most: usize| {
+            let mut seen = Vec::new();
+            walk_covering(&table, range, walk, |first, c| {
+                assert!(!c.is_empty());
+                seen.push(first);
+                seen.len() < at_most
+            })
+            .expect("walk");
+            seen
+        };
+        let ends = [
+            0,
+            4,
+            5,
+            6,
+            firsts[3],
+            firsts[3] + 1,
+            firsts[10] - 1,
+            2_999,
+            5_000,
+        ];
+        for &start in &ends {
+            for &end in ends.iter().filter(|&&e| e >= start) {
+                // the chunk holding `start` (the last one starting at or before it), then
+                // every chunk starting up to `end`
+                let before = firsts.iter().rev().find(|&&f| f <= start).copied();
+                let expected: Vec<u32> = firsts
+                    .iter()
+                    .copied()
+                    .filter(|&f| Some(f) == before || (f > start && f <= end))
+                    .collect();
+                let newest: Vec<u32> = expected.iter().rev().copied().collect();
+                assert_eq!(walked(start..=end, Walk::OldestFirst, usize::MAX), expected);
+                assert_eq!(walked(start..=end, Walk::NewestFirst, usize::MAX), newest);
+                for stop in [1, 2] {
+                    let cut = stop.min(expected.len());
+                    let oldest = walked(start..=end, Walk::OldestFirst, stop);
+                    assert_eq!(oldest, expected[..cut], "{start}..={end} stop {stop}");
+                    let newest_cut = walked(start..=end, Walk::NewestFirst, stop);
+                    assert_eq!(newest_cut, newest[..cut], "{start}..={end} stop {stop}");
+                }
+            }
+        }
+    }
 }

@@ -231,29 +231,48 @@ pub enum Walk {
 }
 
 /// [`for_each_covering`] in the order `walk` gives, for as long as `f` says to go on
-/// (returns true): the chunks after one it stopped at are not read.
+/// (returns true): the chunks after one it stopped at are not read. Each chunk is read
+/// once: a chunk is a page of its own, and the request's page cache is too small to
+/// keep one for a second look.
 pub fn walk_covering<T: ReadableTable<u32, Sealed>>(
     table: &T,
     docs: std::ops::RangeInclusive<u32>,
     walk: Walk,
     mut f: impl FnMut(u32, &Chunk<'_>) -> bool,
 ) -> Result<(), StorageError> {
-    // the chunk holding the first document starts at or before it
-    let from = chunk_before(table, *docs.start())?.map_or(*docs.start(), |(first, _)| first);
-    let mut visit = |entry: Result<(AccessGuard<'_, u32>, StoredChunk<'_>), StorageError>| {
-        let (first, bytes) = entry?;
-        let first = first.value();
+    let (start, end) = (*docs.start(), *docs.end());
+    let mut visit = |first: u32, bytes: StoredChunk<'_>| {
         let parsed = Chunk::parse(bytes.value().open(&first)?).ok_or_else(|| damaged(first))?;
         Ok::<bool, StorageError>(f(first, &parsed))
     };
-    let range = table.range(from..=*docs.end())?;
-    let entries: Box<dyn Iterator<Item = _>> = match walk {
-        Walk::OldestFirst => Box::new(range),
-        Walk::NewestFirst => Box::new(range.rev()),
-    };
-    for entry in entries {
-        if !visit(entry)? {
-            break;
+    match walk {
+        Walk::OldestFirst => {
+            // the chunk holding the first document starts at or before it
+            let after = match chunk_before(table, start)? {
+                Some((first, bytes)) => {
+                    if !visit(first, bytes)? || first >= end {
+                        return Ok(());
+                    }
+                    Bound::Excluded(first)
+                }
+                None => Bound::Included(start),
+            };
+            for entry in table.range::<u32>((after, Bound::Included(end)))? {
+                let (first, bytes) = entry?;
+                if !visit(first.value(), bytes)? {
+                    break;
+                }
+            }
+        }
+        Walk::NewestFirst => {
+            // down from the last document to the chunk that starts at or before the first
+            for entry in table.range(..=end)?.rev() {
+                let (first, bytes) = entry?;
+                let first = first.value();
+                if !visit(first, bytes)? || first <= start {
+                    break;
+                }
+            }
         }
     }
     Ok(())
