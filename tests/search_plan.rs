@@ -337,6 +337,12 @@ fn check(store: &Store, requests: &[SearchRequest], context: &str, kept: &KeptCo
     let reader = store.read().expect("read");
     let loaded = Searcher::load(&reader).expect("load");
     let docs = docs_of(reader.memories().expect("memories"));
+    let ids: Vec<String> = reader
+        .memories()
+        .expect("memories")
+        .into_iter()
+        .map(|m| m.id)
+        .collect();
     assert_eq!(
         plan::facet_names(Index::Stored(&reader)).expect("facets"),
         loaded.facet_names(),
@@ -365,6 +371,31 @@ fn check(store: &Store, requests: &[SearchRequest], context: &str, kept: &KeptCo
             &actual(&stored),
             &format!("{context}: {req:?}"),
         );
+        // where each memory is in the whole list (a selection kept on it after the
+        // list changed), against the brute-force order of every match
+        let everything = SearchRequest {
+            offset: 0,
+            limit: usize::MAX,
+            ..req.clone()
+        };
+        let whole = oracle(&docs, &everything).ids;
+        // one match and one memory of the store, a different pair for each request
+        let pair = [
+            whole.get(i % whole.len().max(1)),
+            ids.get(i % ids.len().max(1)),
+        ];
+        for id in pair.into_iter().flatten() {
+            let doc = reader.doc_of(id).expect("doc").expect("stored");
+            let want = whole.iter().position(|x| x == id);
+            for (name, index) in [
+                ("persisted", Index::Stored(&reader)),
+                ("kept", Index::Kept(&reader, kept)),
+                ("loaded", Index::Loaded(&loaded)),
+            ] {
+                let got = plan::locate(index, req, doc).expect("locate");
+                assert_eq!(got, want, "{context}: {id} in the {name} order of {req:?}");
+            }
+        }
         for (j, field) in [
             NumericField::RelationshipCount,
             NumericField::Feel(0),

@@ -12,7 +12,7 @@ use memlens::tui::modal::{ChoiceFor, ConfirmFor, PromptFor};
 use memlens::tui::state::Overlay;
 use ratatui::crossterm::event::KeyCode;
 use tui_common::curate::{
-    changes, cursor, press, recent, select_id, shown_everywhere, start, stored, writes,
+    changes, cursor, press, recent, screen, select_id, shown_everywhere, start, stored, writes,
 };
 
 #[test]
@@ -458,4 +458,40 @@ fn a_write_by_another_process_shows_in_the_detail_pane_of_the_selected_memory() 
     b.dispatch(Action::IndexReloaded);
     assert_eq!(cursor(&b), id, "the selection stays");
     assert_eq!(shown(&b).as_deref(), Some("Retitled elsewhere"));
+}
+
+#[test]
+fn a_change_that_moves_the_selected_memory_off_its_page_keeps_the_selection_on_it() {
+    use memlens::model::{Memory, Timestamp};
+    use memlens::tui::action::Action;
+    let (f, mut b) = start();
+    // the fifth memory of the list (newest first)
+    b.type_keys("jjjj");
+    assert_eq!(b.state.selected, 4);
+    let id = cursor(&b);
+    let total = b.state.results.total;
+    // another process adds 300 memories newer than any: the selected one is now the
+    // 305th, past the page the list holds
+    let added = 300;
+    let later = tui_common::now();
+    let mut w = f.store.write().expect("write");
+    for i in 0..added {
+        let at = Timestamp(later.0 + i64::from(i));
+        w.put(&Memory::new(format!("new-{i:03}"), "added elsewhere", at))
+            .expect("put");
+    }
+    w.commit().expect("commit");
+    b.memories().refresh().expect("refresh");
+    b.dispatch(Action::IndexReloaded);
+    assert_eq!(b.state.results.total, total + added as usize);
+    assert_eq!(cursor(&b), id, "the selection stays on the memory");
+    assert_eq!(b.state.selected, 4 + added as usize, "where it is now");
+    let detail = b.state.detail.as_ref().expect("a detail pane");
+    assert_eq!(detail.memory.id, id, "the detail pane too");
+    // the list scrolled to it: its row is on screen
+    let text = screen(&b);
+    assert!(text.contains(&id), "{text}");
+    // and moving on goes to its neighbour in the new order, not the old one
+    b.type_keys("k");
+    assert_eq!(b.state.selected, 3 + added as usize);
 }

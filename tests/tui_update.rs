@@ -276,6 +276,7 @@ fn stale_answers_are_dropped_by_generation() {
         Action::SearchDone {
             generation: old,
             response: stale,
+            offset: 0,
             elapsed: Duration::from_millis(5),
         },
     );
@@ -295,6 +296,7 @@ fn stale_answers_are_dropped_by_generation() {
         Action::SearchDone {
             generation: current,
             response: fresh,
+            offset: 0,
             elapsed: Duration::from_millis(5),
         },
     );

@@ -60,6 +60,7 @@ fn request(query: &str, generation: u64) -> Effect {
             limit: 10,
         }),
         draw: None,
+        keep: None,
     }
 }
 

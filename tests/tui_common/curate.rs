@@ -88,3 +88,11 @@ pub fn start() -> (Fixture, Headless) {
     let b = session(&f, (120, 40));
     (f, b)
 }
+
+/// The screen as drawn at 120×40 (the size [`start`] opens at).
+pub fn screen(b: &Headless) -> String {
+    let backend = ratatui::backend::TestBackend::new(120, 40);
+    let mut t = ratatui::Terminal::new(backend).expect("terminal");
+    b.draw(&mut t, super::now()).expect("draw");
+    t.backend().to_string()
+}

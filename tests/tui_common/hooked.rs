@@ -86,6 +86,10 @@ impl Collection for Hooked {
     fn facet_names(&self) -> CollectionResult<[Vec<String>; 3]> {
         self.inner.facet_names()
     }
+    fn locate(&self, request: &SearchRequest, id: &str) -> CollectionResult<Option<usize>> {
+        self.searching();
+        self.inner.locate(request, id)
+    }
     fn get(&self, id: &str) -> CollectionResult<Option<Memory>> {
         self.inner.get(id)
     }

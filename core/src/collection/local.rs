@@ -322,6 +322,13 @@ impl Collection for LocalCollection {
         self.with_index(|index| Ok(plan::facet_names(index)?))
     }
 
+    fn locate(&self, request: &SearchRequest, id: &str) -> CollectionResult<Option<usize>> {
+        let Some(doc) = self.reader()?.doc_of(id)? else {
+            return Ok(None);
+        };
+        self.with_index(|index| Ok(plan::locate(index, request, doc)?))
+    }
+
     fn get(&self, id: &str) -> CollectionResult<Option<Memory>> {
         Ok(self.reader()?.get(id)?)
     }

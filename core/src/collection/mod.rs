@@ -131,6 +131,11 @@ pub trait Collection: Send + Sync {
     /// The distinct types, tags and modules, each sorted: the filter panel's choices.
     fn facet_names(&self) -> CollectionResult<[Vec<String>; 3]>;
 
+    /// Where the memory `id` is in the whole list `request` gives (its offset and limit
+    /// aside), 0 first; `None` when it is not among the matches. The browser asks it to
+    /// keep its selection on a memory that another writer's changes moved off its page.
+    fn locate(&self, request: &SearchRequest, id: &str) -> CollectionResult<Option<usize>>;
+
     /// One memory by id.
     fn get(&self, id: &str) -> CollectionResult<Option<Memory>>;
 

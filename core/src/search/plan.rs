@@ -221,17 +221,11 @@ fn literal_among_postings(
 /// order, offset and limit do not apply), ascending, from `index`: what narrows a
 /// review queue to a search.
 pub fn matching(index: Index<'_>, req: &SearchRequest) -> StoreResult<Vec<u32>> {
-    let damaged = |path: &std::path::Path| {
-        StoreError::of_storage(
-            path,
-            "a stored haystack cannot be read; run `memlens check --repair`",
-        )
-    };
     let (reader, kept) = match index.source() {
         Source::Memory(searcher) => {
             return searcher
                 .matching_docs(searcher.snapshot(), req)
-                .ok_or_else(|| damaged(searcher.store_path()));
+                .ok_or_else(|| haystack_damage(searcher.store_path()));
         }
         Source::Persisted(reader, kept) => (reader, kept),
     };
@@ -247,7 +241,34 @@ pub fn matching(index: Index<'_>, req: &SearchRequest) -> StoreResult<Vec<u32>> 
         Some(docs) => Ok(docs),
         None => Searcher::load(reader)?
             .matching_docs(Some(reader), req)
-            .ok_or_else(|| damaged(reader.path())),
+            .ok_or_else(|| haystack_damage(reader.path())),
+    }
+}
+
+/// The position of the memory stored under `doc` in the whole list `req` gives (its
+/// offset and limit aside), from `index`; `None` when it is not among the matches.
+pub fn locate(index: Index<'_>, req: &SearchRequest, doc: u32) -> StoreResult<Option<usize>> {
+    let (reader, kept) = match index.source() {
+        Source::Memory(searcher) => {
+            return searcher
+                .locate_on(searcher.snapshot(), req, doc)
+                .ok_or_else(|| haystack_damage(searcher.store_path()));
+        }
+        Source::Persisted(reader, kept) => (reader, kept),
+    };
+    let mut needs = Needs::default();
+    needs.filters(&req.filters);
+    needs.mode(Searcher::effective_mode(req));
+    needs.engine(req);
+    let found = on_stored(reader, kept, &needs, &crate::search::never, |searcher| {
+        searcher.locate_on(Some(reader), req, doc)
+    })?
+    .flatten();
+    match found {
+        Some(at) => Ok(at),
+        None => Searcher::load(reader)?
+            .locate_on(Some(reader), req, doc)
+            .ok_or_else(|| haystack_damage(reader.path())),
     }
 }
 
@@ -314,4 +335,12 @@ pub fn facet_names(index: Index<'_>) -> StoreResult<[Vec<String>; 3]> {
         Some(names) => Ok(names),
         None => Ok(Searcher::load(reader)?.facet_names()),
     }
+}
+
+/// The error of a request that found a stored haystack it cannot read.
+fn haystack_damage(path: &std::path::Path) -> StoreError {
+    StoreError::of_storage(
+        path,
+        "a stored haystack cannot be read; run `memlens check --repair`",
+    )
 }

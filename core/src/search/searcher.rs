@@ -45,6 +45,14 @@ pub(super) type Inherited = (Arc<Vec<u32>>, Arc<Vec<usize>>);
 /// A browse order: the field sorted by (time when `None`) and the direction.
 pub(super) type PermutationKey = (Option<NumericField>, Order);
 
+/// Whether a search's matches seed the next query's (a page asked for) or not (the
+/// whole order, computed to locate one memory in it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seeds {
+    Keep,
+    Skip,
+}
+
 /// The matches of the last literal (all words) or fuzzy query, to narrow the next one.
 #[derive(Clone)]
 pub(super) struct Memo {
@@ -352,10 +360,46 @@ impl Searcher {
         req: &SearchRequest,
         stop: crate::search::Stop<'_>,
     ) -> Option<SearchResponse> {
+        let upto = req.offset.saturating_add(req.limit);
+        let answer = self.arrange_unless(snapshot, req, upto, stop, Seeds::Keep)?;
+        Some(self.respond_on(snapshot, answer, req.offset, upto))
+    }
+
+    /// The position of the memory stored under `doc` in the whole list `req` gives
+    /// (its offset and limit aside): where a selection kept on that memory is after
+    /// the list changed. `Some(None)` when it is not among the matches; `None` when a
+    /// stored haystack cannot be read.
+    pub(crate) fn locate_on(
+        &self,
+        snapshot: Option<&StoreReader>,
+        req: &SearchRequest,
+        doc: u32,
+    ) -> Option<Option<usize>> {
+        let Some(slot) = self.corpus.docs.iter().position(|&d| d == doc) else {
+            return Some(None);
+        };
+        // the whole order, not a page: no seed for the next query
+        let never = &crate::search::never;
+        let every = self.corpus.len();
+        let answer = self.arrange_unless(snapshot, req, every, never, Seeds::Skip)?;
+        let slot = slot as u32;
+        Some(answer.placed.iter().position(|(m, _)| m.slot == slot))
+    }
+
+    /// The matches of `req` and the first `upto` of them in its order, or `None` as
+    /// [`Searcher::answer_unless`]; `keep` says whether the matches seed the next
+    /// query's.
+    fn arrange_unless(
+        &self,
+        snapshot: Option<&StoreReader>,
+        req: &SearchRequest,
+        upto: usize,
+        stop: crate::search::Stop<'_>,
+        keep: Seeds,
+    ) -> Option<Answer> {
         let c = &self.corpus;
         let selection = self.select(&req.filters);
         let set = &selection.set;
-        let upto = req.offset.saturating_add(req.limit);
         // a corpus read for one request has no time ranks: memories created at the
         // same instant among the first `upto` are put in id order from the snapshot
         let by_id = |slots: &mut [u32]| {
@@ -371,14 +415,13 @@ impl Searcher {
                 let all = order::Matched::Slots(set.into());
                 order::arrange(c, all, req.mode, req.order, false, upto, ids)?
             };
-            let answer = Answer {
+            return Some(Answer {
                 total: set.len(),
                 placed,
                 notice: None,
                 quality: None,
                 scored: false,
-            };
-            return Some(self.respond_on(snapshot, answer, req.offset, upto));
+            });
         }
         let narrowed = self.narrowed(req);
         let ranking = Ranking::of(req, upto);
@@ -396,15 +439,16 @@ impl Searcher {
         if o.incomplete {
             return None;
         }
-        self.remember(req, &o);
-        let answer = Answer {
+        if keep == Seeds::Keep {
+            self.remember(req, &o);
+        }
+        Some(Answer {
             total: o.matches.len(),
             notice: o.notice,
             quality: o.quality,
             scored: o.scored,
             placed: o.place(c, req, ranking, upto, ids, snapshot)?,
-        };
-        Some(self.respond_on(snapshot, answer, req.offset, upto))
+        })
     }
 
     /// The store file the searcher was built from.

@@ -253,6 +253,9 @@ pub enum Action {
         generation: u64,
         /// The answer.
         response: SearchResponse,
+        /// Where its page starts in the whole list: the offset asked for, or the page
+        /// around the memory the selection was kept on when a change moved it.
+        offset: usize,
         /// How long the search took.
         elapsed: Duration,
     },

@@ -28,6 +28,9 @@ pub enum Effect {
         request: Box<SearchRequest>,
         /// The seed of a random draw from what `request` finds, instead of its page.
         draw: Option<u64>,
+        /// The memory the selection stays on (a refresh after the store changed): when
+        /// the change moved it off the page asked for, the answer is the page around it.
+        keep: Option<String>,
     },
     /// Compute slider histograms, in the order given; a newer batch replaces this one.
     Histograms {

@@ -102,7 +102,12 @@ impl Headless {
                     generation,
                     request,
                     draw,
-                } => vec![run_search(memories, generation, &request, draw)],
+                    keep,
+                } => vec![run_search(
+                    memories,
+                    generation,
+                    (&request, draw, keep.as_deref()),
+                )],
                 Effect::Histograms { generation, jobs } => jobs
                     .iter()
                     .map(|job| run_histogram(memories, generation, job))

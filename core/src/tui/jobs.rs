@@ -14,14 +14,14 @@ use std::time::Instant;
 pub const HISTOGRAM_BINS: usize = 48;
 
 /// Runs one search (or, with `draw`, a random draw of what it finds) and tags the
-/// answer.
+/// answer; with `keep`, the page around that memory when it is among the matches but
+/// not on the page asked for.
 pub fn run_search(
     memories: &dyn Collection,
     generation: u64,
-    request: &SearchRequest,
-    draw: Option<u64>,
+    (request, draw, keep): (&SearchRequest, Option<u64>, Option<&str>),
 ) -> Action {
-    run_search_unless(memories, generation, request, draw, &|| false)
+    run_search_unless(memories, generation, (request, draw, keep), &|| false)
 }
 
 /// [`run_search`] that answers [`Action::SearchSuperseded`] when a newer request
@@ -29,25 +29,56 @@ pub fn run_search(
 pub fn run_search_unless(
     memories: &dyn Collection,
     generation: u64,
-    request: &SearchRequest,
-    draw: Option<u64>,
+    (request, draw, keep): (&SearchRequest, Option<u64>, Option<&str>),
     superseded: crate::search::Stop<'_>,
 ) -> Action {
     let started = Instant::now();
     let answer = match draw {
         Some(_) if superseded() => Ok(None),
-        Some(seed) => memories.sample(request, seed).map(Some),
-        None => memories.search_unless(request, superseded),
+        Some(seed) => memories.sample(request, seed).map(|r| Some((0, r))),
+        None => memories
+            .search_unless(request, superseded)
+            .and_then(|found| match (found, keep) {
+                (Some(response), Some(id)) => around(memories, request, response, id, superseded),
+                (found, _) => Ok(found.map(|r| (request.offset, r))),
+            }),
     };
     match answer {
-        Ok(Some(response)) => Action::SearchDone {
+        Ok(Some((offset, response))) => Action::SearchDone {
             generation,
             response,
+            offset,
             elapsed: started.elapsed(),
         },
         Ok(None) => Action::SearchSuperseded,
         Err(e) => Action::StoreFailed(e.to_string()),
     }
+}
+
+/// The page `response` answered for `request` when it holds the memory `id` or the
+/// memory is not among the matches any more; else the page around where it is now,
+/// with its offset.
+fn around(
+    memories: &dyn Collection,
+    request: &SearchRequest,
+    response: crate::search::SearchResponse,
+    id: &str,
+    superseded: crate::search::Stop<'_>,
+) -> crate::collection::CollectionResult<Option<(usize, crate::search::SearchResponse)>> {
+    let asked = (request.offset, response);
+    if asked.1.hits.iter().any(|h| h.memory.id == id) || superseded() {
+        return Ok(Some(asked));
+    }
+    let Some(at) = memories.locate(request, id)? else {
+        return Ok(Some(asked));
+    };
+    let moved = SearchRequest {
+        offset: super::navigate::page_around(at),
+        ..request.clone()
+    };
+    Ok(memories
+        .search_unless(&moved, superseded)?
+        .map(|r| (moved.offset, r)))
 }
 
 /// Computes one slider histogram and tags it.

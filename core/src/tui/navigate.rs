@@ -46,11 +46,16 @@ fn ensure_page(state: &mut State, effects: &mut Vec<Effect>) {
     if first >= last || (loaded.contains(&first) && loaded.contains(&(last - 1))) {
         return;
     }
-    let offset = state.selected.saturating_sub(PAGE_SIZE / 2);
+    let offset = page_around(state.selected);
     state.requested_offset = offset;
     state.generation += 1;
     state.searching = true;
     effects.push(super::update::page_effect(state, offset));
+}
+
+/// Where the page loaded around position `at` of the list starts.
+pub(crate) fn page_around(at: usize) -> usize {
+    at.saturating_sub(PAGE_SIZE / 2)
 }
 
 /// Scrolls the list so the selection is on screen.
@@ -115,11 +120,11 @@ fn follow_a_change(state: &mut State, effects: &mut Vec<Effect>) {
 /// a refresh), the detail pane following.
 pub(super) fn search_done(
     state: &mut State,
-    response: crate::search::SearchResponse,
+    (offset, response): (usize, crate::search::SearchResponse),
     elapsed: std::time::Duration,
     effects: &mut Vec<Effect>,
 ) {
-    let offset = state.requested_offset;
+    state.requested_offset = offset;
     state.searching = false;
     if let Some(damage) = &response.damage {
         // the list lacks the memories that could not be read: say so, never hide it

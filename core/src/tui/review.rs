@@ -117,7 +117,8 @@ pub(super) fn update(state: &mut State, action: Action, fx: &mut Vec<Effect>) ->
             state.review.counts = counts;
             if generation == state.generation && state.review.queue.is_some() {
                 state.review.rows = rows;
-                search_done(state, response, elapsed, fx);
+                let offset = state.requested_offset;
+                search_done(state, (offset, response), elapsed, fx);
             }
         }
         other => return Some(other),

@@ -178,10 +178,11 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         Action::SearchDone {
             generation,
             response,
+            offset,
             elapsed,
         } => {
             if generation == state.generation {
-                search_done(state, response, elapsed, &mut effects);
+                search_done(state, (offset, response), elapsed, &mut effects);
             }
         }
         Action::HistogramDone {
@@ -292,6 +293,7 @@ pub(super) fn page_effect(state: &State, offset: usize) -> Effect {
         generation: state.generation,
         request: Box::new(state.request(offset)),
         draw: state.drawing(),
+        keep: state.keep_selected.clone(),
     })
 }
 

@@ -50,8 +50,9 @@ pub struct Worker {
     waits: Waits,
 }
 
-/// A list to answer: a search, or with a seed a random draw of what it finds.
-type ListRequest = (SearchRequest, Option<u64>);
+/// A list to answer: a search, or with a seed a random draw of what it finds, and the
+/// memory the selection stays on.
+type ListRequest = (SearchRequest, Option<u64>, Option<String>);
 
 /// A queue page to list: generation and request.
 type ReviewJob = (u64, Box<ReviewRequest>);
@@ -133,11 +134,12 @@ impl Worker {
                 generation,
                 request,
                 draw,
+                keep,
             } => {
                 self.newest_search
                     .fetch_max(generation, AtomicOrdering::Relaxed);
                 self.search
-                    .send_replace(Some((generation, Box::new((*request, draw)))));
+                    .send_replace(Some((generation, Box::new((*request, draw, keep)))));
             }
             Effect::Histograms { generation, jobs } => {
                 self.histograms.send_replace(Some((generation, jobs)));
@@ -302,8 +304,8 @@ async fn search_task(mut inbox: SearchInbox, answers: Answers) {
             let superseded = move || latest.load(AtomicOrdering::Relaxed) > g;
             let answer = answers
                 .run(move |m| {
-                    let (request, draw) = *list;
-                    run_search_unless(m, g, &request, draw, &superseded)
+                    let (request, draw, keep) = *list;
+                    run_search_unless(m, g, (&request, draw, keep.as_deref()), &superseded)
                 })
                 .await;
             // a superseded search answers nothing; the newer request is next
