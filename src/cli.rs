@@ -26,7 +26,7 @@ pub struct Cli {
     pub reveal_private: bool,
 
     /// Browser: leave the mouse alone, whatever the config file says
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub no_mouse: bool,
 
     /// What to do; without one, the memory browser opens.
@@ -39,7 +39,7 @@ pub struct Cli {
 pub enum Command {
     /// Browse a fresh store built from the demo collection (`--db` only replaces a
     /// missing file or an earlier demo store)
-    Demo,
+    Demo(DemoArgs),
     /// Import memories, all or nothing
     Import(ImportArgs),
     /// Export memories
@@ -137,6 +137,14 @@ pub struct GetArgs {
     /// Print JSON: the stored fields and the derived ones
     #[arg(long)]
     pub json: bool,
+}
+
+/// `memlens demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Leave the mouse alone, whatever the config file says
+    #[arg(long)]
+    pub no_mouse: bool,
 }
 
 /// `memlens stats`.

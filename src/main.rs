@@ -71,7 +71,7 @@ fn main() -> ExitCode {
 /// What the process of the command `cli` names needs of the allocator.
 fn allocation(cli: &Cli) -> Allocation {
     match &cli.command {
-        None | Some(Command::Demo | Command::Mcp) => Allocation::Staying,
+        None | Some(Command::Demo(_) | Command::Mcp) => Allocation::Staying,
         // a project refuses `import`: nothing to start again for
         Some(Command::Import(_)) if cli.hivelore.is_some() => Allocation::Staying,
         Some(Command::Import(_)) => Allocation::Import,
@@ -95,7 +95,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let db = cli.db;
     let result = match cli.command {
         None => browse(&paths::store_path(db)?, cli.no_mouse, &mut out),
-        Some(Command::Demo) => {
+        Some(Command::Demo(demo)) => {
             let built = memlens::demo::build_at(&paths::demo_path(db)?, Timestamp::now())
                 .map_err(CommandError::from)?;
             if let Some(kept) = &built.kept {
@@ -105,7 +105,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     kept.display()
                 );
             }
-            browse(&built.path, cli.no_mouse, &mut out)
+            browse(&built.path, cli.no_mouse || demo.no_mouse, &mut out)
         }
         Some(Command::Import(args)) => {
             commands::import::run(&paths::store_path(db)?, &args, &mut out, &mut err)
@@ -187,7 +187,7 @@ fn run_project(
     memlens::project::private::set_revealed(cli.reveal_private);
     let result = match cli.command {
         None => browse_store(store, &index, cli.no_mouse, Some(project), out),
-        Some(Command::Demo) => Err(usage("demo")),
+        Some(Command::Demo(_)) => Err(usage("demo")),
         Some(Command::Import(_)) => Err(usage("import")),
         Some(Command::Search(args)) => {
             commands::search::run(&store, &args, out).map_err(search_failure)

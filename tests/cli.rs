@@ -853,3 +853,21 @@ fn a_store_with_an_older_index_is_rebuilt_once_with_a_notice() {
         assert_eq!(ok(h, &search), before, "{command:?}: the answers changed");
     }
 }
+
+#[test]
+fn the_browser_flag_belongs_to_the_commands_that_open_the_browser() {
+    let home = tempfile::tempdir().unwrap();
+    for (args, listed) in [
+        (&["--help"][..], true),
+        (&["demo", "--help"][..], true),
+        (&["search", "--help"][..], false),
+        (&["import", "--help"][..], false),
+        (&["mcp", "--help"][..], false),
+    ] {
+        let help = ok(home.path(), args);
+        assert_eq!(help.contains("--no-mouse"), listed, "{args:?}: {help}");
+    }
+    let out = memlens(home.path(), &["search", "--no-mouse", "x"], &[]);
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    assert!(stderr(&out).contains("--no-mouse"), "{}", stderr(&out));
+}
