@@ -769,3 +769,90 @@ fn a_line_that_is_not_json_rpc_gets_an_error_and_the_session_goes_on() {
     assert_eq!(lines[2]["id"], 1);
     assert_eq!(lines[2]["result"]["serverInfo"]["name"], "memlens");
 }
+
+#[test]
+fn requests_sent_without_waiting_are_served_in_the_order_sent() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 3);
+    let mut child = std::process::Command::new(mcp_support::bin())
+        .args(["mcp", "--db", db.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let call = |id: u64, name: &str, arguments: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments}})
+    };
+    let mut lines = vec![
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ];
+    // twenty retitlings of one memory, each followed by a read of it; then a new
+    // memory and a read of it, a line no request can be read from, and a last read
+    let id = get_first_id(&db);
+    for i in 0..20u64 {
+        lines.push(call(
+            100 + 2 * i,
+            "remember_update_memory",
+            json!({"memory_id": id, "title": format!("T{i}")}),
+        ));
+        lines.push(call(101 + 2 * i, "mem_get", json!({"id": id})));
+    }
+    lines.push(call(
+        200,
+        "remember_create_memory",
+        json!({"id": "made-now", "content": "written then read"}),
+    ));
+    lines.push(call(201, "mem_get", json!({"id": "made-now"})));
+    lines.push(json!({"jsonrpc": "2.0", "id": 1.5, "method": "ping"}));
+    lines.push(call(202, "mem_get", json!({"id": id})));
+    let mut stdin = child.stdin.take().unwrap();
+    let all: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    stdin.write_all(all.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let answers: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect();
+    let ids: Vec<Value> = answers.iter().map(|a| a["id"].clone()).collect();
+    let mut expected: Vec<Value> = vec![json!(1)];
+    expected.extend(
+        (100..=201)
+            .filter(|i| *i < 140 || *i >= 200)
+            .map(|i| json!(i)),
+    );
+    // the request rmcp cannot read is answered without an id, in its place
+    expected.extend([Value::Null, json!(202)]);
+    assert_eq!(ids, expected, "answers in the order of the requests");
+    let title = |a: &Value| {
+        let text = a["result"]["content"][0]["text"].as_str().expect("a text");
+        serde_json::from_str::<Value>(text).expect("JSON")["title"].clone()
+    };
+    for i in 0..20usize {
+        // each read sees the retitling sent just before it
+        assert_eq!(
+            title(&answers[2 + 2 * i]),
+            json!(format!("T{i}")),
+            "read {i}"
+        );
+    }
+    assert_eq!(answers[42]["result"]["isError"], false, "{}", answers[42]);
+    assert_eq!(title(&answers[44]), json!("T19"), "the last write stays");
+    assert_eq!(get(db.to_str().unwrap(), &id)["title"], "T19");
+}
+
+/// The id of the first memory `memlens search` lists in `db`.
+fn get_first_id(db: &std::path::Path) -> String {
+    let listed = mcp_support::cli_json(&["search", "--json", "--db", db.to_str().unwrap()]);
+    listed["results"][0]["id"]
+        .as_str()
+        .expect("an id")
+        .to_string()
+}

@@ -4,14 +4,25 @@
 //! library would pass over it in silence and leave the client waiting; the other lines
 //! reach the server. Lines out are written whole, one after another, so an error never
 //! lands inside one of the server's messages.
+//!
+//! Requests are served one at a time, in the order they came: a request reaches the
+//! server once the one before it is answered. The protocol library runs each request on
+//! a task of its own, so a client that sends several without waiting (an update, then a
+//! read of what it wrote) would otherwise see them applied in any order.
 
 use serde_json::{Value, json};
 use std::future::Future;
+use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
-use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 /// Bytes either pipe between the lines and the server holds before the writer waits.
 const PIPE_BYTES: usize = 1 << 16;
+
+/// How long the next request waits for the answer to the one before it at most: a
+/// guard, should the server ever leave a request unanswered, so that the session goes
+/// on (out of order) rather than hanging.
+const ANSWER_WAIT: Duration = Duration::from_secs(60);
 
 /// The server's input and output, and what carries lines between them and `input`
 /// and `output`: it ends once the server has dropped its output and every line of
@@ -28,13 +39,19 @@ where
     let (server_writes, from_server) = tokio::io::duplex(PIPE_BYTES);
     let (out, mut lines_out) = unbounded_channel::<Vec<u8>>();
     let replies = out.clone();
+    let (answered, mut answers) = unbounded_channel::<()>();
     let reading = tokio::spawn(async move {
         let mut lines = BufReader::new(input).split(b'\n');
         while let Ok(Some(mut line)) = lines.next_segment().await {
             match check(&line) {
-                Check::Pass => {
+                Check::Pass(kind) => {
+                    // answers to anything not waited for (a batch) are not this one's
+                    while answers.try_recv().is_ok() {}
                     line.push(b'\n');
                     if to_server.write_all(&line).await.is_err() {
+                        break;
+                    }
+                    if kind == Message::Request && !answer_of(&mut answers).await {
                         break;
                     }
                 }
@@ -47,7 +64,7 @@ where
         // the client closed its side: so does the server's input
         let _ = to_server.shutdown().await;
     });
-    let forwarding = forward(from_server, out);
+    let forwarding = forward(from_server, out, answered);
     let carried = async move {
         let writing = tokio::spawn(async move {
             let mut output = output;
@@ -65,14 +82,45 @@ where
     ((server_reads, server_writes), carried)
 }
 
-/// Sends each line the server writes to `out`, whole, until the server drops its output.
-async fn forward(from_server: DuplexStream, out: UnboundedSender<Vec<u8>>) {
+/// Waits for the server's next answer (or [`ANSWER_WAIT`]); false once the server has
+/// stopped answering for good.
+async fn answer_of(answers: &mut UnboundedReceiver<()>) -> bool {
+    match tokio::time::timeout(ANSWER_WAIT, answers.recv()).await {
+        Ok(got) => got.is_some(),
+        Err(_) => true,
+    }
+}
+
+/// Sends each line the server writes to `out`, whole, until the server drops its output,
+/// telling `answered` of each answer (a result or an error) once it is on its way.
+async fn forward(
+    from_server: DuplexStream,
+    out: UnboundedSender<Vec<u8>>,
+    answered: UnboundedSender<()>,
+) {
     let mut lines = BufReader::new(from_server).split(b'\n');
     while let Ok(Some(mut line)) = lines.next_segment().await {
+        let answer = is_answer(&line);
         line.push(b'\n');
         if out.send(line).is_err() {
             break;
         }
+        if answer {
+            let _ = answered.send(());
+        }
+    }
+}
+
+/// Whether a line the server wrote answers a request: a result or an error (with the
+/// request's id, or none when the request could not be read), not a notification or a
+/// request of the server's own.
+fn is_answer(line: &[u8]) -> bool {
+    match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(message)) => {
+            !message.contains_key("method")
+                && (message.contains_key("result") || message.contains_key("error"))
+        }
+        _ => false,
     }
 }
 
@@ -80,11 +128,21 @@ async fn forward(from_server: DuplexStream, out: UnboundedSender<Vec<u8>>) {
 #[derive(Debug, PartialEq)]
 enum Check {
     /// A JSON-RPC message (or a batch of them): for the server.
-    Pass,
+    Pass(Message),
     /// A blank line: nothing.
     Skip,
     /// Not a message: this error line answers it.
     Answer(Vec<u8>),
+}
+
+/// What kind of message a line passed to the server is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Message {
+    /// A request (a method and an id): the server answers it, and the next request
+    /// waits for that answer.
+    Request,
+    /// A notification, an answer to the server, or a batch: nothing to wait for.
+    Other,
 }
 
 fn check(line: &[u8]) -> Check {
@@ -99,7 +157,7 @@ fn check(line: &[u8]) -> Check {
     };
     let Value::Object(message) = &value else {
         if value.is_array() {
-            return Check::Pass;
+            return Check::Pass(Message::Other);
         }
         return answer(
             Value::Null,
@@ -112,7 +170,12 @@ fn check(line: &[u8]) -> Check {
         .iter()
         .any(|k| message.contains_key(*k));
     if versioned && kind {
-        return Check::Pass;
+        let request = message.contains_key("method") && message.contains_key("id");
+        return Check::Pass(if request {
+            Message::Request
+        } else {
+            Message::Other
+        });
     }
     let id = message
         .get("id")
@@ -161,13 +224,30 @@ mod tests {
             (json!(7), json!(-32600))
         );
         assert_eq!(reply(r#"{"jsonrpc": "2.0", "id": "a"}"#)["id"], "a");
-        for pass in [
-            r#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}"#,
-            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\r",
-            r#"{"jsonrpc": "2.0", "id": 1, "result": {}}"#,
-            r#"[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]"#,
+        for (pass, kind) in [
+            (
+                r#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}"#,
+                Message::Request,
+            ),
+            // an id rmcp cannot read is still answered (with an error): waited for
+            (
+                r#"{"jsonrpc": "2.0", "id": null, "method": "ping"}"#,
+                Message::Request,
+            ),
+            (
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\r",
+                Message::Other,
+            ),
+            (
+                r#"{"jsonrpc": "2.0", "id": 1, "result": {}}"#,
+                Message::Other,
+            ),
+            (
+                r#"[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]"#,
+                Message::Other,
+            ),
         ] {
-            assert_eq!(check(pass.as_bytes()), Check::Pass, "{pass}");
+            assert_eq!(check(pass.as_bytes()), Check::Pass(kind), "{pass}");
         }
         assert_eq!(check(b"  \r"), Check::Skip);
     }
