@@ -303,3 +303,34 @@ fn no_unsafe_character_from_data_reaches_the_browser_screen() {
     assert!(drawn > count);
     assert_eq!(unsafe_cells, 0);
 }
+
+#[test]
+fn a_line_break_in_a_title_or_a_tag_never_reads_as_a_field_of_its_own() {
+    let forged = "status        validated   (approved by human)";
+    let mut m = Memory::new("spoof", "the body\nhas lines", Timestamp(0));
+    m.title = Some(format!("harmless\n{forged}"));
+    m.tags = vec![format!("ok\nid            someone-else")];
+    let home = tempfile::tempdir().expect("dir");
+    let h = home.path();
+    let file = h.join("spoof.jsonl");
+    std::fs::write(&file, exchange_support::generate::jsonl(&[m.clone()])).expect("write");
+    let db = h.join("s.redb");
+    printed(h, &["import", "--db", s(&db), s(&file)], 0);
+    let page = printed(h, &["get", "spoof", "--db", s(&db)], 0);
+    let starts = |text: &str, label: &str| text.lines().filter(|l| l.starts_with(label)).count();
+    assert_eq!(starts(&page, "status"), 0, "{page}");
+    assert_eq!(starts(&page, "id "), 1, "{page}");
+    assert!(page.contains(&format!("harmless^J{forged}")), "{page}");
+    assert!(
+        page.contains("the body\nhas lines"),
+        "the body keeps its lines: {page}"
+    );
+    // the browser's detail pane: the title on one line (wrapped by width only)
+    let f = tui_common::fixture_with(vec![m]);
+    let b = tui_common::session(&f, (160, 40));
+    let mut terminal = Terminal::new(TestBackend::new(160, 40)).expect("terminal");
+    b.draw(&mut terminal, tui_common::now()).expect("draw");
+    let screen = terminal.backend().to_string();
+    assert!(screen.contains(&format!("harmless^J{forged}")), "{screen}");
+    assert!(!screen.contains(&format!("│{forged}")), "{screen}");
+}

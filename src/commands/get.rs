@@ -36,7 +36,11 @@ fn show(store_path: &Path, args: &GetArgs, out: &mut dyn Write) -> CommandResult
 /// A readable page about a memory: fields, scores, links, then the body.
 pub fn page(reader: &StoreReader, m: &Memory, now: Timestamp) -> Result<String, StoreError> {
     let mut lines: Vec<String> = Vec::new();
-    let mut row = |label: &str, value: String| lines.push(format!("{label:<14}{value}"));
+    // every field but the body is one line: a line break in a title, a tag or a
+    // reason is shown as `^J`, never as a row of its own that reads like another field
+    let mut row = |label: &str, value: String| {
+        lines.push(format!("{label:<14}{}", memlens::text::inert(&value)));
+    };
     row("id", m.id.clone());
     if let Some(t) = &m.title {
         row("title", t.clone());

@@ -82,7 +82,9 @@ fn build<'a>(d: &'a DetailView, state: &State, look: Option<&Look<'_>>, w: usize
     } else {
         crate::project::private::mask(m.shown_headline())
     };
-    for line in wrap(&headline, w) {
+    // the title is one line: a line break in it shows as `^J`, never as a line that
+    // reads like a field of its own
+    for line in wrap(&inert(&headline), w) {
         out.push(Line::styled(line, look.theme.accent()));
     }
     out.push(field("id", inert(&m.id).into_owned(), look));
