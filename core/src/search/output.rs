@@ -171,6 +171,9 @@ fn shown_number(x: f64) -> String {
     }
 }
 
+/// The widest the id column is padded to.
+const ID_CELLS: usize = 40;
+
 /// The readable table: a header line with counts and the notice, then one row per
 /// result; its fifth column is the query's score, or the field a browse mode sorts by.
 pub fn table(req: &SearchRequest, resp: &SearchResponse) -> String {
@@ -207,7 +210,8 @@ pub fn table(req: &SearchRequest, resp: &SearchResponse) -> String {
                 None => h.score,
             };
             [
-                cut(&one_line(&m.id), 28),
+                // whole: an id is what `get` and every verb take
+                one_line(&m.id),
                 cut(&m.memory_type, 14),
                 match m.deleted_at {
                     // shown with `--filter deleted=include` (or only)
@@ -229,20 +233,25 @@ pub fn table(req: &SearchRequest, resp: &SearchResponse) -> String {
         sorted_by.as_deref().unwrap_or("SCORE"),
         "TITLE",
     ];
-    let mut widths = header.map(|h| h.chars().count());
+    // columns as wide as the terminal draws them: a wide character takes two cells
+    let cells = |text: &str| unicode_width::UnicodeWidthStr::width(text);
+    let mut widths = header.map(cells);
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+            *w = (*w).max(cells(cell));
         }
     }
-    let mut line = |cells: [&str; 6]| {
+    // a UUID fits; a longer id (an MCP memory entity's name) is shown whole and only
+    // its own row is pushed along, not every row of the page
+    widths[0] = widths[0].min(ID_CELLS);
+    let mut line = |row: [&str; 6]| {
         let mut s = String::new();
-        for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
-            if i + 1 == cells.len() {
+        for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
+            if i + 1 == row.len() {
                 s.push_str(cell);
             } else {
                 s.push_str(cell);
-                s.push_str(&" ".repeat(w - cell.chars().count() + 2));
+                s.push_str(&" ".repeat(w.saturating_sub(cells(cell)) + 2));
             }
         }
         out.push_str(s.trim_end());
@@ -314,6 +323,43 @@ mod tests {
                 .is_some_and(|row| row.contains("draft (deleted)")),
             "{text}"
         );
+    }
+
+    #[test]
+    fn ids_are_shown_whole_and_columns_line_up_around_wide_characters() {
+        use crate::model::{Memory, Timestamp};
+        use crate::search::{Hit, SearchResponse};
+        let long = format!("0a000000-0000-4000-8000-{}", "0".repeat(12));
+        let longer = "an entity whose name is a whole sentence and then some more";
+        let hits = [long.as_str(), "日本語-ノート", "a", longer]
+            .iter()
+            .map(|id| Hit {
+                memory: Memory::new(*id, "body", Timestamp(0)),
+                relationship_count: 0,
+                score: None,
+                match_quality: None,
+                is_discovery: None,
+            })
+            .collect();
+        let resp = SearchResponse {
+            total: 4,
+            hits,
+            ..SearchResponse::default()
+        };
+        let text = table(&SearchRequest::default(), &resp);
+        assert!(text.contains(&long) && text.contains(longer), "{text}");
+        // the type column starts at the same terminal column on every line but the
+        // one of an id longer than a UUID
+        let at = |line: &str, word: &str| {
+            let byte = line.find(word).expect(word);
+            unicode_width::UnicodeWidthStr::width(&line[..byte])
+        };
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        let header = at(lines[0], "TYPE");
+        for row in &lines[1..4] {
+            assert_eq!(at(row, "note"), header, "{text}");
+        }
+        assert_eq!(at(lines[4], "note"), longer.len() + 2, "{text}");
     }
 
     #[test]
