@@ -380,6 +380,11 @@ fn a_re_import_with_update_takes_the_sources_changes_and_keeps_the_persons_work(
     run(&["rate", a, "5", "--rater", "ann"]);
     run(&["link", a, b]);
     run(&["set", a, "tags=mine"]);
+    // a merge writes the text of the memory it keeps
+    let (c, d) = (ids[2].as_str(), ids[3].as_str());
+    run(&["merge", c, d]);
+    let merged = get(c);
+    assert_ne!(merged["body"], get(d)["body"]);
     // the source changes the text and a score of `a`
     let changed: String = original
         .lines()
@@ -425,6 +430,14 @@ fn a_re_import_with_update_takes_the_sources_changes_and_keeps_the_persons_work(
         "deprecated",
         "the source's status change is taken"
     );
+    // the merged text stays, and the report says so
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(&format!("updated {c}:")))
+        .unwrap_or_else(|| panic!("{report}"));
+    assert!(line.contains("its text"), "{line}");
+    assert_eq!(get(c)["body"], merged["body"]);
+    assert_eq!(get(c)["title"], merged["title"]);
     // an overwrite, by contrast, is the source's word alone
     run(&[
         "import",

@@ -6,7 +6,7 @@ use crate::model::Memory;
 
 /// Notes on `after` what the change from `before` did to the fields a re-import
 /// would otherwise take from the source: the status (with who validated it and why
-/// it was rejected or went stale) and the tags.
+/// it was rejected or went stale), the text (title or body) and the tags.
 pub(super) fn note_person_changes(before: &Memory, after: &mut Memory) {
     let status_fields_changed = before.status != after.status
         || STATUS_KEYS
@@ -14,6 +14,9 @@ pub(super) fn note_person_changes(before: &Memory, after: &mut Memory) {
             .any(|k| before.extra.get(*k) != after.extra.get(*k));
     if status_fields_changed {
         after.curated.status = true;
+    }
+    if before.title != after.title || before.body != after.body {
+        after.curated.text = true;
     }
     if before.tags != after.tags {
         after.curated.note_tags(&before.tags, &after.tags);
@@ -34,7 +37,7 @@ mod tests {
     }
 
     #[test]
-    fn status_verbs_and_tag_verbs_are_marked_and_nothing_else_is() {
+    fn status_text_and_tag_changes_are_marked_and_nothing_else_is() {
         let mut m = Memory::new("a", "text", Timestamp(1));
         m.tags = vec!["src".into()];
         let rated = edited(&m, Edit::Rate(4));
@@ -46,6 +49,12 @@ mod tests {
         by_agent.status = Status::Validated;
         by_agent.extra.insert(VALIDATED_BY.into(), "agent".into());
         assert!(edited(&by_agent, Edit::Approve).curated.status);
+        assert!(!approved.curated.text);
+        let retitled = edited(
+            &m,
+            Edit::Set(vec![crate::curate::FieldValue::Title(Some("new".into()))]),
+        );
+        assert!(retitled.curated.text && !retitled.curated.status);
         let tagged = edited(&m, Edit::Tag(vec!["mine".into()]));
         assert_eq!(tagged.curated.tags_added, ["mine"]);
         assert!(!tagged.curated.status);

@@ -6,7 +6,8 @@
 //! `updated_at`, its status and tags, and the fields it keeps in `extra`. Kept from the
 //! store: `created_at`; the status when it was set in memlens (approve, reject,
 //! supersede, `set status`: [`crate::model::Curated`]), with who validated it and why
-//! it was rejected; a soft deletion the source does not have; the ratings given in
+//! it was rejected; the title and body when they were written in memlens (an edit, a
+//! merge); a soft deletion the source does not have; the ratings given in
 //! memlens (their raters are added to the source's aggregate again); the links and
 //! merges made in memlens beside the source's own; the tags added in memlens, and the
 //! source's tags removed in memlens stay removed; the pairs marked "not a duplicate";
@@ -37,6 +38,11 @@ pub fn update_from_source(stored: &Memory, incoming: &Memory) -> (Memory, Vec<St
             }
             kept.push(format!("status {}", stored.status));
         }
+    }
+    if stored.curated.text && (stored.title != incoming.title || stored.body != incoming.body) {
+        m.title.clone_from(&stored.title);
+        m.body.clone_from(&stored.body);
+        kept.push("its text".into());
     }
     if stored.deleted_at.is_some() && incoming.deleted_at.is_none() {
         m.deleted_at = stored.deleted_at;
@@ -135,6 +141,7 @@ mod tests {
         stored.extra.insert("validated_by".into(), "human".into());
         stored.curated = Curated {
             status: true,
+            text: false,
             tags_added: vec!["mine".into()],
             tags_removed: Vec::new(),
         };
@@ -184,5 +191,32 @@ mod tests {
         assert_eq!(m.extra["stale_reason"], "replaced upstream");
         assert_eq!(m.tags, ["keep", "new", "mine"]);
         assert_eq!(kept, ["tags mine", "tags noise removed"]);
+    }
+
+    #[test]
+    fn text_written_in_memlens_stays_and_the_sources_text_wins_otherwise() {
+        let mut stored = Memory::new("a", "merged: both bodies", Timestamp(1));
+        stored.title = Some("Kept title".into());
+        stored.curated.text = true;
+        let mut incoming = Memory::new("a", "the source's body", Timestamp(5));
+        incoming.title = None;
+        let (m, kept) = update_from_source(&stored, &incoming);
+        assert_eq!(
+            (m.title.as_deref(), m.body.as_str()),
+            (Some("Kept title"), "merged: both bodies")
+        );
+        assert_eq!(kept, ["its text"]);
+        assert!(m.curated.text, "the mark stays for the next import");
+        // the source saying the same: nothing to report
+        let same = Memory {
+            title: stored.title.clone(),
+            ..Memory::new("a", "merged: both bodies", Timestamp(5))
+        };
+        assert!(update_from_source(&stored, &same).1.is_empty());
+        // not written in memlens: the source's text
+        stored.curated.text = false;
+        let (m, kept) = update_from_source(&stored, &incoming);
+        assert_eq!((m.title, m.body.as_str()), (None, "the source's body"));
+        assert!(kept.is_empty(), "{kept:?}");
     }
 }

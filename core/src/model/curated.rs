@@ -9,6 +9,9 @@
 pub struct Curated {
     /// The status (or who validated it, or why it was rejected) was set in memlens.
     pub status: bool,
+    /// The title or the body was written in memlens (an edit, a merge, an agent's
+    /// update through memlens).
+    pub text: bool,
     /// Tags added in memlens, in the order they were added.
     pub tags_added: Vec<String>,
     /// Tags removed in memlens.
@@ -18,7 +21,7 @@ pub struct Curated {
 impl Curated {
     /// True when nothing was changed in memlens.
     pub fn is_empty(&self) -> bool {
-        !self.status && self.tags_added.is_empty() && self.tags_removed.is_empty()
+        !self.status && !self.text && self.tags_added.is_empty() && self.tags_removed.is_empty()
     }
 
     /// Records a change of the tags from `before` to `after`: a tag added back after
@@ -81,6 +84,7 @@ mod tests {
     fn a_reimport_takes_the_source_tags_with_the_persons_changes_on_top() {
         let c = Curated {
             status: false,
+            text: false,
             tags_added: tags(&["mine"]),
             tags_removed: tags(&["noise"]),
         };

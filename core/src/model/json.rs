@@ -265,6 +265,9 @@ fn curated_json(c: &Curated) -> Value {
     if c.status {
         m.insert("status".into(), true.into());
     }
+    if c.text {
+        m.insert("text".into(), true.into());
+    }
     if !c.tags_added.is_empty() {
         m.insert("tags_added".into(), c.tags_added.clone().into());
     }
@@ -472,14 +475,15 @@ impl Reader {
         match v {
             Value::Null => Curated::default(),
             Value::Object(o) => {
-                let status = match o.get("status") {
+                let mut flag = |name: &str| match o.get(name) {
                     None | Some(Value::Null) => false,
                     Some(Value::Bool(b)) => *b,
                     Some(other) => {
-                        self.wrong("curated.status", "true or false", other);
+                        self.wrong(&format!("curated.{name}"), "true or false", other);
                         false
                     }
                 };
+                let (status, text) = (flag("status"), flag("text"));
                 let mut list = |name: &str| {
                     o.get(name)
                         .map(|k| self.string_list(&format!("curated.{name}"), k))
@@ -487,12 +491,17 @@ impl Reader {
                 };
                 Curated {
                     status,
+                    text,
                     tags_added: list("tags_added"),
                     tags_removed: list("tags_removed"),
                 }
             }
             _ => {
-                self.wrong(field, "an object {status, tags_added, tags_removed}", v);
+                self.wrong(
+                    field,
+                    "an object {status, text, tags_added, tags_removed}",
+                    v,
+                );
                 Curated::default()
             }
         }

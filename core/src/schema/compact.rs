@@ -130,7 +130,9 @@ fn encode_with(m: &Memory, w: &mut Vec<u8>, tag: u8) {
     }
     // What a person changed in memlens, after those and only when there is some.
     if !m.curated.is_empty() {
-        w.push(u8::from(m.curated.status));
+        // one byte of marks: the status (1), the text (2; written by schema 6's later
+        // versions only, so every byte an earlier one wrote reads the same)
+        w.push(u8::from(m.curated.status) | (u8::from(m.curated.text) << 1));
         put_list(w, &m.curated.tags_added);
         put_list(w, &m.curated.tags_removed);
     }
@@ -266,12 +268,13 @@ fn decode_fields(bytes: &[u8]) -> Option<Memory> {
             .collect::<Option<_>>()?;
     }
     if r.at < bytes.len() {
+        let marks = r.u8()?;
+        if marks > 3 {
+            return None;
+        }
         m.curated = Curated {
-            status: match r.u8()? {
-                0 => false,
-                1 => true,
-                _ => return None,
-            },
+            status: marks & 1 != 0,
+            text: marks & 2 != 0,
             tags_added: strings(&mut r)?,
             tags_removed: strings(&mut r)?,
         };
@@ -307,6 +310,7 @@ mod tests {
                 m.trust_level = Some(TrustLevel::Restricted);
                 m.rating_sum += 9;
                 m.curated.status = true;
+                m.curated.text = m.id.ends_with("13");
                 m.curated.tags_removed = vec!["gone".into()];
                 m.rating_count += 2;
                 m.ratings = vec![
