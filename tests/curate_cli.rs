@@ -200,7 +200,13 @@ fn delete_restore_and_purge_with_confirmation() {
             "unchanged b: not deleted"
         ]
     );
-    fails(&store, &["purge", "a", "b"], 2, &["--yes"]);
+    fails(&store, &["purge", "a", "b"], 2, &["--yes", "2 memories"]);
+    fails(
+        &store,
+        &["purge", "a"],
+        2,
+        &["--yes", "removes 1 memory for good"],
+    );
     fails(&store, &["purge", "a", "ghost", "--yes"], 1, &["ghost"]);
     assert_eq!(
         ok(&store, &["purge", "a", "b", "--yes"]),

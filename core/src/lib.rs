@@ -24,3 +24,4 @@ pub mod stable_hash;
 pub mod store;
 pub mod text;
 pub mod tui;
+pub mod words;

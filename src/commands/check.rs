@@ -7,6 +7,7 @@ use super::{CommandError, CommandResult, must_exist, temp_beside};
 use crate::cli::CheckArgs;
 use memlens::store::check::{CheckReport, check};
 use memlens::store::repair::{RepairOutcome, repair};
+use memlens::words::counted;
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -60,21 +61,13 @@ pub fn run(path: &Path, args: &CheckArgs, out: &mut dyn Write) -> CommandResult<
             "repaired; {} set aside as damaged",
             super::memories(outcome.set_aside.len())
         ),
-        Some((_, after)) => plural(after.problems.len(), "problem remains", "problems remain"),
-        None => plural(report.problems.len(), "problem found", "problems found"),
+        Some((_, after)) => counted(after.problems.len(), "problem remains", "problems remain"),
+        None => counted(report.problems.len(), "problem found", "problems found"),
     };
     Err(CommandError::ProblemsFound {
         path: path.to_path_buf(),
         problems,
     })
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
 }
 
 /// Where a repair keeps the store as it was: `STORE.before-repair`, numbered when
@@ -148,6 +141,6 @@ fn list(s: &mut String, report: &CheckReport) {
     }
     s.push_str(&format!(
         "{}\n",
-        plural(report.problems.len(), "problem", "problems")
+        counted(report.problems.len(), "problem", "problems")
     ));
 }

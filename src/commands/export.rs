@@ -130,8 +130,9 @@ fn advise(summary: &ExportSummary, err: &mut dyn Write) {
     if !summary.unknown_types.is_empty() {
         let _ = writeln!(
             err,
-            "warning: {} have a type hivelore does not know and will not load: {}",
+            "warning: {} {} a type hivelore does not know and will not load: {}",
             memories(summary.unknown_types.len()),
+            memlens::words::have(summary.unknown_types.len()),
             list(&summary.unknown_types)
         );
     }

@@ -111,11 +111,4 @@ impl CommandError {
 /// Result of a subcommand.
 pub type CommandResult<T> = Result<T, CommandError>;
 
-/// `1 memory`, `3 memories`.
-pub fn memories(n: usize) -> String {
-    if n == 1 {
-        "1 memory".into()
-    } else {
-        format!("{n} memories")
-    }
-}
+pub use memlens::words::memories;

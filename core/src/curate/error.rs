@@ -59,7 +59,8 @@ pub enum CurateError {
     MissingReason,
     /// A purge that was not confirmed.
     #[error(
-        "purge removes {0} memories for good and cannot be undone from the command line; pass --yes to confirm"
+        "purge removes {} for good and cannot be undone from the command line; pass --yes to confirm",
+        crate::words::memories(*.0)
     )]
     PurgeNotConfirmed(usize),
     /// A memory linked to, or unlinked from, itself.

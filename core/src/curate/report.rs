@@ -19,10 +19,9 @@ pub fn report(change: &Change, applied: &Applied, out: &mut dyn Write) -> Curate
                 Some(m),
             ) => writeln!(
                 out,
-                "rated {id} {n}: rating {:.2} from {} rating{}",
+                "rated {id} {n}: rating {:.2} from {}",
                 m.rating_bayesian(),
-                m.rating_count,
-                if m.rating_count == 1 { "" } else { "s" }
+                crate::words::plural(m.rating_count as usize, "rating")
             )?,
             (
                 Change::Edit {
@@ -32,11 +31,10 @@ pub fn report(change: &Change, applied: &Applied, out: &mut dyn Write) -> Curate
                 Some(m),
             ) => writeln!(
                 out,
-                "retracted the rating of {} on {id}: rating {:.2} from {} rating{}",
+                "retracted the rating of {} on {id}: rating {:.2} from {}",
                 rater.as_deref().unwrap_or("you"),
                 m.rating_bayesian(),
-                m.rating_count,
-                if m.rating_count == 1 { "" } else { "s" }
+                crate::words::plural(m.rating_count as usize, "rating")
             )?,
             (Change::Edit { edit, .. }, _) => writeln!(
                 out,

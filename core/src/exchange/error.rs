@@ -208,14 +208,7 @@ impl ExchangeError {
     }
 }
 
-/// `1 problem`, `3 problems`.
-pub fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
+pub use crate::words::plural;
 
 #[cfg(test)]
 mod tests {

@@ -16,6 +16,7 @@
 
 use crate::curate::edit::{NOT_DUPLICATE_OF, STATUS_KEYS};
 use crate::model::Memory;
+use crate::words::plural;
 
 /// The memory a re-import of `incoming` over `stored` leaves, and what it kept of
 /// `stored`, as short phrases for the report (`status validated`, `2 ratings`, …).
@@ -108,14 +109,6 @@ pub fn update_from_source(stored: &Memory, incoming: &Memory) -> (Memory, Vec<St
         m.updated_at = m.created_at;
     }
     (m, kept)
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 #[cfg(test)]

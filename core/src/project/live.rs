@@ -181,15 +181,11 @@ pub fn reread(memories: &dyn Collection, changed: &Changed, started: Instant) ->
 }
 
 fn describe(synced: &sync::Synced) -> String {
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
     let (c, r) = (synced.changed.len(), synced.removed.len());
     match (c, r) {
         (0, 0) => "files changed on disk; no memory changed".into(),
-        (c, 0) => format!(
-            "{c} memor{} changed on disk",
-            if c == 1 { "y" } else { "ies" }
-        ),
-        (0, r) => format!("{r} memory file{} deleted on disk", plural(r)),
+        (c, 0) => format!("{} changed on disk", crate::words::memories(c)),
+        (0, r) => format!("{} deleted on disk", crate::words::plural(r, "memory file")),
         (c, r) => format!("{c} changed and {r} deleted on disk"),
     }
 }

@@ -179,13 +179,12 @@ const ID_CELLS: usize = 40;
 pub fn table(req: &SearchRequest, resp: &SearchResponse) -> String {
     let mut out = String::new();
     let shown = resp.hits.len();
-    let matches = if resp.total == 1 { "match" } else { "matches" };
+    let matches = crate::words::counted(resp.total, "match", "matches");
     if shown == 0 {
-        out.push_str(&format!("{} {matches}", resp.total));
+        out.push_str(&matches);
     } else {
         out.push_str(&format!(
-            "{} {matches}, showing {}–{}",
-            resp.total,
+            "{matches}, showing {}–{}",
             req.offset + 1,
             req.offset + shown
         ));

@@ -36,9 +36,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
         let ms = r.elapsed.as_secs_f64() * 1000.0;
         left.push(Span::styled(
             format!(
-                " {} match{} · {ms:.1} ms ",
-                r.total,
-                if r.total == 1 { "" } else { "es" }
+                " {} · {ms:.1} ms ",
+                crate::words::counted(r.total, "match", "matches")
             ),
             look.theme.accent(),
         ));
@@ -51,7 +50,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
     let active = state.active_filters();
     if active > 0 {
         left.push(Span::styled(
-            format!("· {active} filter{} ", if active == 1 { "" } else { "s" }),
+            format!("· {} ", crate::words::plural(active, "filter")),
             look.theme.highlight(),
         ));
     }
