@@ -10,6 +10,8 @@ use memlens::tui::action::Action;
 use memlens::tui::config::Config;
 use memlens::tui::effect::{Effect, WriteJob};
 use memlens::tui::headless::Headless;
+use memlens::tui::modal::ConfirmFor;
+use memlens::tui::state::Overlay;
 use memlens::tui::theme::ColorMode;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use std::collections::BTreeMap;
@@ -156,7 +158,22 @@ fn every_bulk_verb_applies_to_the_selection_and_undo_takes_them_back_one_by_one(
     each(&b, &|m| m.memory_type == "skill");
 
     b.type_keys("r5");
+    // deleting the whole selection asks first; n leaves it alone
     b.type_keys("d");
+    assert!(
+        matches!(
+            &b.state.overlay,
+            Some(Overlay::Confirm(ConfirmFor::Delete { ids: asked }))
+                if asked.iter().collect::<std::collections::BTreeSet<_>>()
+                    == ids.iter().collect()
+        ),
+        "{:?}",
+        b.state.overlay
+    );
+    b.type_keys("n");
+    each(&b, &|m| m.deleted_at.is_none());
+    assert_eq!(b.state.report.as_deref(), Some("nothing deleted"));
+    b.type_keys("dy");
     each(&b, &|m| m.deleted_at.is_some());
     assert!(
         list_ids(&b).iter().all(|id| !ids.contains(id)),
@@ -235,7 +252,7 @@ fn marks_stay_on_memories_that_left_the_list_and_restore_brings_them_back() {
     let f = fixture();
     let mut b = session(&f, (120, 40));
     let ids = mark_first(&mut b, 2);
-    b.type_keys("d");
+    b.type_keys("dy");
     assert!(list_ids(&b).iter().all(|id| !ids.contains(id)));
     assert_eq!(
         b.state.marked.len(),

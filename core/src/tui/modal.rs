@@ -124,6 +124,11 @@ impl PromptFor {
 /// A question answered with yes or no.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ConfirmFor {
+    /// Soft-delete these memories (more than one: a marked selection).
+    Delete {
+        /// The memories.
+        ids: Vec<String>,
+    },
     /// Remove these memories for good.
     Purge {
         /// The memories.
@@ -146,6 +151,10 @@ impl ConfirmFor {
     /// The question, one line.
     pub fn question(&self) -> String {
         match self {
+            ConfirmFor::Delete { ids } => format!(
+                "Delete {}? Restore or undo brings them back.",
+                targets_label(ids)
+            ),
             ConfirmFor::Purge { ids } => format!(
                 "Purge {} for good? Only undo in this session brings {} back.",
                 targets_label(ids),

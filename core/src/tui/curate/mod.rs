@@ -80,7 +80,13 @@ pub(super) fn update(state: &mut State, action: Action, fx: &mut Vec<Effect>) ->
             }
         }
         Action::Approve => edit_targets(state, Edit::Approve, fx),
-        Action::Delete => edit_targets(state, Edit::Delete { reason: None }, fx),
+        Action::Delete => match targets(state) {
+            // one key for a whole marked selection asks first (undo brings it back)
+            Some(ids) if ids.len() > 1 => {
+                state.overlay = Some(Overlay::Confirm(ConfirmFor::Delete { ids }));
+            }
+            _ => edit_targets(state, Edit::Delete { reason: None }, fx),
+        },
         Action::Restore => edit_targets(state, Edit::Restore, fx),
         Action::Reject => ask_for_targets(state, |ids| PromptFor::RejectReason { ids }),
         Action::Tag => ask_for_targets(state, |ids| PromptFor::Tag { ids }),

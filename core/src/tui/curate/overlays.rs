@@ -144,6 +144,10 @@ pub(super) fn confirm(state: &mut State, yes: bool, fx: &mut Vec<Effect>) {
     };
     state.overlay = None;
     match (question, yes) {
+        (ConfirmFor::Delete { ids }, true) => {
+            send(state, Change::edit(ids, Edit::Delete { reason: None }), fx);
+        }
+        (ConfirmFor::Delete { .. }, false) => state.report = Some("nothing deleted".into()),
         (ConfirmFor::Purge { ids }, true) => {
             send(state, Change::Purge { ids }, fx);
         }

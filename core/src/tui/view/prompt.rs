@@ -68,6 +68,7 @@ pub fn draw_confirm(frame: &mut Frame<'_>, area: Rect, question: &ConfirmFor, lo
     let height = u16::try_from(text.len()).unwrap_or(1).saturating_add(4);
     let rect = super::centered(area, WIDTH, height);
     let heading = match question {
+        ConfirmFor::Delete { .. } => " Delete ",
         ConfirmFor::Purge { .. } => " Purge ",
         ConfirmFor::Merge { .. } => " Merge ",
         ConfirmFor::DropEdits | ConfirmFor::QuitDroppingEdits => " Unsaved changes ",
