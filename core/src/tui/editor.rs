@@ -79,11 +79,16 @@ impl Editor {
         let tags = memory.tags.join(", ");
         let mut body = text_box(&memory.body, "the body cannot be empty");
         body.set_wrap_mode(WrapMode::WordOrGlyph);
+        // the one-line boxes open with the cursor after their text, ready to add to it
+        let at_end = |mut line: TextArea<'static>| {
+            line.move_cursor(tui_textarea::CursorMove::End);
+            line
+        };
         let mut editor = Editor {
             id: memory.id.clone(),
             field: EditorField::Title,
-            title: text_box(&title, "no title (the first body line is shown)"),
-            tags: text_box(&tags, "no tags"),
+            title: at_end(text_box(&title, "no title (the first body line is shown)")),
+            tags: at_end(text_box(&tags, "no tags")),
             body,
             original: [title, tags, memory.body.clone()],
             saving: None,
