@@ -871,3 +871,36 @@ fn the_browser_flag_belongs_to_the_commands_that_open_the_browser() {
     assert_eq!(out.status.code(), Some(2), "a usage error");
     assert!(stderr(&out).contains("--no-mouse"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_rater_named_by_memlens_rater_is_used_or_refused_never_replaced() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let (db, _) = imported_store(h, &generate::memories(2, 7));
+    let id = generate::memories(2, 7)[0].id.clone();
+    let rate = |rater: &str, n: &str| {
+        memlens(
+            h,
+            &["rate", &id, n, "--db", s(&db)],
+            &[("MEMLENS_RATER", rater)],
+        )
+    };
+    assert_eq!(rate("ann", "4").status.code(), Some(0));
+    let bad = rate("bad\nname", "2");
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(
+        stderr(&bad).contains("bad^Jname` is not a name"),
+        "{}",
+        stderr(&bad)
+    );
+    let got: Value = serde_json::from_str(&ok(h, &["get", &id, "--json", "--db", s(&db)])).unwrap();
+    let raters: Vec<&str> = got["ratings"]
+        .as_array()
+        .map(|r| r.iter().filter_map(|x| x["rater"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        raters,
+        ["ann"],
+        "the refused rating was not given as anyone else"
+    );
+}

@@ -87,11 +87,18 @@ impl Edit {
                 })
             }
             Edit::RateAs { rater, .. } | Edit::Retract { rater: Some(rater) }
-                if rater.trim().is_empty() || rater.chars().any(char::is_control) =>
+                if not_a_name(rater) =>
             {
                 Err(CurateError::BadValue {
                     field: "rater".into(),
                     value: rater.clone(),
+                    reason: "is not a name".into(),
+                })
+            }
+            Edit::Rate(_) | Edit::Retract { rater: None } if not_a_name(&current_rater()) => {
+                Err(CurateError::BadValue {
+                    field: RATER_ENV.into(),
+                    value: current_rater(),
                     reason: "is not a name".into(),
                 })
             }
@@ -240,15 +247,27 @@ impl Edit {
     }
 }
 
-/// The rater of ratings given at this terminal: `$MEMLENS_RATER`, else the login name
-/// (`$USER`, `$LOGNAME`), else `you`.
+/// The rater of ratings given at this terminal: `$MEMLENS_RATER` as it is set (a rate
+/// refuses one that is not a name, [`Edit::check`]), else the login name (`$USER`,
+/// `$LOGNAME`), else `you`.
 pub fn current_rater() -> String {
-    ["MEMLENS_RATER", "USER", "LOGNAME"]
+    if let Some(chosen) = std::env::var_os(RATER_ENV).filter(|v| !v.is_empty()) {
+        return chosen.to_string_lossy().trim().to_string();
+    }
+    ["USER", "LOGNAME"]
         .iter()
         .filter_map(|k| std::env::var(k).ok())
         .map(|v| v.trim().to_string())
-        .find(|v| !v.is_empty() && !v.chars().any(char::is_control))
+        .find(|v| !not_a_name(v))
         .unwrap_or_else(|| "you".into())
+}
+
+/// The variable that names the person rating at this terminal.
+pub const RATER_ENV: &str = "MEMLENS_RATER";
+
+/// A rater's name that is blank or holds a control character.
+fn not_a_name(rater: &str) -> bool {
+    rater.trim().is_empty() || rater.chars().any(char::is_control)
 }
 
 /// `rater`'s rating `n` of `memory`: it replaces their earlier one (the sum moves by

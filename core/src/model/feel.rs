@@ -160,7 +160,7 @@ pub enum ScoreError {
         name: String,
     },
     /// The value is outside the dimension's range (or not a number at all).
-    #[error("{field}: {value} is outside {min}–{max}")]
+    #[error("{field}: {} is outside {min}–{max}", super::validate::shown_number(*.value))]
     OutOfRange {
         /// The dimension's field name.
         field: &'static str,

@@ -60,7 +60,19 @@ pub fn id_problem(id: &str) -> Option<String> {
 
 fn check_unit(errors: &mut Vec<FieldError>, field: &str, v: f64, lo: f64, hi: f64) {
     if !v.is_finite() || v < lo || v > hi {
+        let v = shown_number(v);
         errors.push(FieldError::new(field, format!("{v} is outside {lo}–{hi}")));
+    }
+}
+
+/// A number as a message shows it: in full where that is short, else in scientific
+/// notation (`1e308`, not three hundred digits).
+pub fn shown_number(v: f64) -> String {
+    let plain = v.to_string();
+    if plain.len() > 24 {
+        format!("{v:e}")
+    } else {
+        plain
     }
 }
 
@@ -239,6 +251,21 @@ impl Memory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_number_out_of_range_is_shown_short() {
+        assert_eq!(shown_number(1e308), "1e308");
+        assert_eq!(shown_number(-1e-300), "-1e-300");
+        assert_eq!(shown_number(1.5), "1.5");
+        assert_eq!(shown_number(-2.0), "-2");
+        let mut m = Memory::new("a", "b", crate::model::Timestamp(0));
+        m.weight = 1e308;
+        let problems = m.validate();
+        assert!(
+            problems[0].to_string().contains("1e308 is outside"),
+            "{problems:?}"
+        );
+    }
     use crate::model::{Relationship, Timestamp};
     use proptest::prelude::*;
 
