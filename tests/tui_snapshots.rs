@@ -272,3 +272,20 @@ fn the_status_line_while_the_index_loads() {
     assert!(loaded.contains(&format!("{total} matches")), "{loaded}");
     assert!(!loaded.contains("loading"), "{loaded}");
 }
+
+#[test]
+fn a_narrow_detail_pane_wraps_long_fields_instead_of_cutting_them() {
+    use memlens::model::{Memory, Timestamp};
+    let read = Timestamp::parse("2026-11-28T11:09:00.229Z").expect("time");
+    let mut m = Memory::new("narrow", "body", Timestamp(0));
+    m.read_count = 3;
+    m.last_read_at = Some(read);
+    m.tags = (0..6).map(|i| format!("tag-number-{i}")).collect();
+    let f = tui_common::fixture_with(vec![m]);
+    let b = tui_common::session(&f, (80, 24));
+    let text = screen(&b, (80, 24));
+    assert!(text.contains("2026-11-28T11:09:00.229Z"), "{text}");
+    for i in 0..6 {
+        assert!(text.contains(&format!("tag-number-{i}")), "{text}");
+    }
+}

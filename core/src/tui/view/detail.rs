@@ -87,17 +87,19 @@ fn build<'a>(d: &'a DetailView, state: &State, look: Option<&Look<'_>>, w: usize
     for line in wrap(&inert(&headline), w) {
         out.push(Line::styled(line, look.theme.accent()));
     }
-    out.push(field("id", inert(&m.id).into_owned(), look));
+    push_field(&mut out, "id", inert(&m.id).into_owned(), look, w);
     let mut kind = format!("{} · {}", inert(&m.memory_type), m.scope);
     if let Some(module) = &m.module {
         kind.push_str(&format!(" ({})", inert(module)));
     }
-    out.push(field("type · scope", kind, look));
-    out.push(field(
+    push_field(&mut out, "type · scope", kind, look, w);
+    push_field(
+        &mut out,
         "status · tier",
         format!("{} · {}", m.status, m.confidence_tier(look.now)),
         look,
-    ));
+        w,
+    );
     let mut rating = format!(
         "{:.2} bayesian · {} ratings",
         m.rating_bayesian(),
@@ -109,34 +111,40 @@ fn build<'a>(d: &'a DetailView, state: &State, look: Option<&Look<'_>>, w: usize
     for r in &m.ratings {
         rating.push_str(&format!(" · {} {}", inert(&r.rater), r.value));
     }
-    out.push(field("rating", rating, look));
+    push_field(&mut out, "rating", rating, look, w);
     if let Some(level) = m.trust_level {
-        out.push(field(
+        push_field(
+            &mut out,
             "confidential",
             format!("{} ({} of 5)", level.label(), level.number()),
             look,
-        ));
+            w,
+        );
     }
     if !m.tags.is_empty() {
         let tags: Vec<String> = m.tags.iter().map(|t| inert(t).into_owned()).collect();
-        out.push(field("tags", tags.join(", "), look));
+        push_field(&mut out, "tags", tags.join(", "), look, w);
     }
-    out.push(field("created", m.created_at.to_string(), look));
-    out.push(field("updated", m.updated_at.to_string(), look));
+    push_field(&mut out, "created", m.created_at.to_string(), look, w);
+    push_field(&mut out, "updated", m.updated_at.to_string(), look, w);
     let last = m
         .last_read_at
         .map_or("never".to_string(), |t| t.to_string());
-    out.push(field(
+    push_field(
+        &mut out,
         "read",
         format!("{} × · last {last}", m.read_count),
         look,
-    ));
+        w,
+    );
     let confidence = m.confidence.map_or("—".into(), |c| format!("{c:.2}"));
-    out.push(field(
+    push_field(
+        &mut out,
         "weight/trust",
         format!("{:.2} / {:.2} · confidence {confidence}", m.weight, m.trust),
         look,
-    ));
+        w,
+    );
     if let Some(at) = m.deleted_at {
         let reason = m.deleted_reason.as_deref().map(inert).unwrap_or_default();
         out.push(Line::styled(
@@ -155,6 +163,23 @@ fn build<'a>(d: &'a DetailView, state: &State, look: Option<&Look<'_>>, w: usize
     scores(&mut out, m, look, w);
     more(&mut out, m, look, w);
     out
+}
+
+/// A field's label and value, the value wrapped under itself where the pane is
+/// narrower than the line, so that a timestamp, the tags or the raters are never cut.
+fn push_field<'a>(
+    out: &mut Vec<Line<'a>>,
+    label: &'a str,
+    value: String,
+    look: &Look<'_>,
+    w: usize,
+) {
+    let room = w.saturating_sub(14).max(8);
+    let mut parts = wrap(&value, room).into_iter();
+    out.push(field(label, parts.next().unwrap_or_default(), look));
+    for rest in parts {
+        out.push(field("", rest, look));
+    }
 }
 
 /// A default look for counting lines, where colours do not matter.
@@ -316,7 +341,7 @@ fn centred_bar(v: f64, lo: f64, hi: f64, w: usize) -> String {
 fn more(out: &mut Vec<Line<'_>>, m: &Memory, look: &Look<'_>, w: usize) {
     let mut lines = Vec::new();
     if let Some(v) = m.rem_visits {
-        lines.push(field("rem_visits", v.to_string(), look));
+        push_field(&mut lines, "rem_visits", v.to_string(), look, w);
     }
     if let Some(src) = &m.source {
         let mut text = inert(&src.system).into_owned();
@@ -326,7 +351,7 @@ fn more(out: &mut Vec<Line<'_>>, m: &Memory, look: &Look<'_>, w: usize) {
         if let Some(id) = &src.id {
             text.push_str(&format!(" #{}", inert(id)));
         }
-        lines.push(field("source", text, look));
+        push_field(&mut lines, "source", text, look, w);
     }
     for (key, value) in &m.extra {
         let text = match value {
