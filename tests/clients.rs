@@ -278,6 +278,7 @@ fn the_mcp_memory_servers_own_file_imports_whole_as_its_graph_says() {
     }
     assert!(by_name["Empty"].has_empty_body());
     let reader = store.read().unwrap();
+    let memories = memlens::collection::LocalCollection::snapshot(store.read().unwrap());
     for r in graph["relations"].as_array().unwrap() {
         let (from, to) = (r["from"].as_str().unwrap(), r["to"].as_str().unwrap());
         let kind = r["relationType"].as_str().unwrap();
@@ -292,6 +293,23 @@ fn the_mcp_memory_servers_own_file_imports_whole_as_its_graph_says() {
                 })
             });
         assert!(held, "relation {from:?} -> {to:?} is kept");
+        // the detail view reads it in the direction it was written, whichever end holds it
+        for (end, other, outwards) in [(&from_id, &to_id, true), (&to_id, &from_id, false)] {
+            if got.contains_key(end.as_str()) {
+                let detail = memlens::collection::Collection::detail(&memories, end)
+                    .unwrap()
+                    .expect("the memory");
+                let link = detail
+                    .links
+                    .iter()
+                    .find(|l| &l.id == other && l.kind == kind)
+                    .unwrap_or_else(|| panic!("{from:?} -> {to:?} in the detail of {end}"));
+                assert_eq!(
+                    link.outgoing, outwards,
+                    "{from:?} -{kind}-> {to:?} seen from {end}"
+                );
+            }
+        }
         // a missing end is not counted
         for (end, other) in [(&from_id, &to_id), (&to_id, &from_id)] {
             if let Some(m) = got.get(end.as_str())
@@ -316,7 +334,7 @@ fn the_mcp_memory_servers_own_file_imports_whole_as_its_graph_says() {
     }
     // the command line shows the empty memory as such
     let db = dir.path().join("store.redb");
-    drop(reader);
+    drop((reader, memories));
     drop(store);
     let out = memlens(
         dir.path(),

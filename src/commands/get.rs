@@ -141,7 +141,12 @@ pub fn page(reader: &StoreReader, m: &Memory, now: Timestamp) -> Result<String, 
             .strength
             .map(|s| format!(" strength {s}"))
             .unwrap_or_default();
-        row("links", format!("{} → {target}{strength}", rel.kind));
+        let arrow = if memlens::exchange::mcp_memory::written_towards(m, rel) {
+            "←"
+        } else {
+            "→"
+        };
+        row("links", format!("{} {arrow} {target}{strength}", rel.kind));
     }
     let from = reader.linked_from(&m.id)?;
     if !from.is_empty() {

@@ -26,7 +26,8 @@ pub struct Link {
     pub kind: String,
     /// Its strength, when given.
     pub strength: Option<f64>,
-    /// True when this memory names the other; false when the other names this one.
+    /// True when the link reads from this memory to the other; false when the other
+    /// names this one (or, for an MCP memory relation, was written as its `from` end).
     pub outgoing: bool,
     /// The other memory's headline; `None` when it is missing from the store.
     pub headline: Option<String>,
@@ -51,7 +52,8 @@ pub fn read(reader: &StoreReader, id: &str) -> StoreResult<Option<Detail>> {
             id: rel.target.clone(),
             kind: rel.kind.clone(),
             strength: rel.strength,
-            outgoing: true,
+            // an MCP memory relation held here but written by the other end reads inwards
+            outgoing: !crate::exchange::mcp_memory::written_towards(&memory, rel),
             headline,
         });
     }

@@ -272,6 +272,20 @@ fn attach(
 /// the other way.
 pub const RELATIONS_IN: &str = "relationsIn";
 
+/// True when `memory` holds `rel` for a relation written towards it (from the link's
+/// target, kept in [`RELATIONS_IN`]): the link reads from the target to the memory.
+pub fn written_towards(memory: &crate::model::Memory, rel: &crate::model::Relationship) -> bool {
+    let Some(Value::Array(list)) = memory.extra.get(RELATIONS_IN) else {
+        return false;
+    };
+    list.iter().any(|r| {
+        r.get("relationType").and_then(Value::as_str) == Some(rel.kind.as_str())
+            && r.get("from")
+                .and_then(Value::as_str)
+                .is_some_and(|from| entity_id(from) == rel.target)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
