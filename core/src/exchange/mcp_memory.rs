@@ -12,7 +12,8 @@
 //! deleted or never created, and such a relation is kept as a link to a missing
 //! memory, held by the end that is in the file (links are undirected); one held by its
 //! `to` end also goes to that memory's `extra.relationsIn` as `{from, relationType}`,
-//! so the direction it was written in is not lost. One with
+//! so the direction it was written in is not lost: `get` and the detail pane read such
+//! a link inwards ([`written_towards`]). One with
 //! neither end in the file has no memory to hold it and is skipped with a warning; a
 //! relation from an entity to itself is skipped with a warning, a repeated one
 //! dropped. The file has no timestamps, so memories are created at the import time.
