@@ -81,6 +81,16 @@ fn allocation(cli: &Cli) -> Allocation {
 
 fn run(cli: Cli) -> Result<(), Failure> {
     commands::allocation::prepare(allocation(&cli));
+    if let (Some(Command::Mcp), Some(_)) = (&cli.command, &cli.hivelore) {
+        // its writes would not reach the project's files
+        return Err(Failure {
+            message: "mcp serves a memlens store (--db), not a hivelore project: agents keep \
+                      using hivelore's own tools on its files, and the browser shows what they write"
+                .into(),
+            details: Vec::new(),
+            code: 2,
+        });
+    }
     if let Some(Command::Mcp) = cli.command {
         // Before anything takes stdout: it carries the protocol.
         return commands::mcp::run(&paths::store_path(cli.db)?).map_err(Failure::from);
@@ -207,7 +217,12 @@ fn run_project(
                 Command::Get(args) => commands::get::run(&index, &args, out),
                 Command::Stats(args) => commands::stats::run(&index, &args, out),
                 Command::Check(args) => commands::check::run(&index, &args, out),
-                _ => Ok(()),
+                Command::Review(args) => commands::review::run(&index, &args, out),
+                // refused before the project is opened
+                Command::Mcp => Ok(()),
+                Command::Demo(_) | Command::Import(_) | Command::Search(_) | Command::Curate(_) => {
+                    unreachable!("answered above")
+                }
             }
             .map_err(Failure::from)
         }
