@@ -284,9 +284,19 @@ fn search_failure(e: anyhow::Error) -> Failure {
     use commands::search::SearchCommandError;
     let usage = e.downcast_ref::<SearchCommandError>().is_some()
         || e.downcast_ref::<memlens::search::FilterError>().is_some();
+    // the reader of the output went away (`| head`): nothing failed
+    let reader_gone = e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
     Failure {
         message: format!("{e:#}"),
         details: Vec::new(),
-        code: if usage { 2 } else { 1 },
+        code: match (reader_gone, usage) {
+            (true, _) => 0,
+            (_, true) => 2,
+            _ => 1,
+        },
     }
 }

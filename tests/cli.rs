@@ -904,3 +904,29 @@ fn a_rater_named_by_memlens_rater_is_used_or_refused_never_replaced() {
         "the refused rating was not given as anyone else"
     );
 }
+
+#[test]
+fn a_reader_that_stops_early_is_no_failure() {
+    use std::io::Read;
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let (db, _) = imported_store(h, &generate::memories(3, 600));
+    for json in [true, false] {
+        let mut args = vec!["search", "--limit", "600", "--db", s(&db)];
+        if json {
+            args.push("--json");
+        }
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_memlens"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 16];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // the pipe's reader is gone
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{args:?}");
+    }
+}

@@ -59,13 +59,14 @@ impl<F: Formatter> Formatter for Escaping<F> {
 /// Writes `value` as compact JSON (one line) to `out`.
 pub fn write_compact<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     let mut ser = Serializer::with_formatter(out, Escaping(CompactFormatter));
-    value.serialize(&mut ser).map_err(io::Error::other)
+    value.serialize(&mut ser).map_err(io::Error::from)
 }
 
 /// Writes `value` as indented JSON to `out`.
 pub fn write_pretty<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     let mut ser = Serializer::with_formatter(out, Escaping(PrettyFormatter::new()));
-    value.serialize(&mut ser).map_err(io::Error::other)
+    // an error of the output keeps its kind (a closed pipe is not a failure)
+    value.serialize(&mut ser).map_err(io::Error::from)
 }
 
 /// `value` as compact JSON text.
