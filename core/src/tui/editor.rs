@@ -243,11 +243,12 @@ mod tests {
             ..Input::default()
         });
         assert_eq!(e.field, EditorField::Tags);
-        assert_eq!(e.changes(), vec![FieldValue::Title(Some("!Title".into()))]);
-        e.paste("x,\n y");
+        // typed after the title: the one-line boxes open with the cursor at their end
+        assert_eq!(e.changes(), vec![FieldValue::Title(Some("Title!".into()))]);
+        e.paste(",\n x");
         assert_eq!(
             e.changes()[1],
-            FieldValue::Tags(vec!["x".into(), "ya".into(), "b".into()])
+            FieldValue::Tags(vec!["a".into(), "b".into(), "x".into()])
         );
         e.move_field(1);
         e.paste("top\r\n");
@@ -263,7 +264,7 @@ mod tests {
         let mut e = Editor::open(&memory());
         for _ in 0..5 {
             e.input(Input {
-                key: Key::Delete,
+                key: Key::Backspace,
                 ..Input::default()
             });
         }
