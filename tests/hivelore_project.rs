@@ -345,3 +345,80 @@ fn reads_add_to_what_hivelore_counted_meanwhile() {
     let store = open(&project);
     assert_eq!(store.read().unwrap().get(A).unwrap().unwrap().read_count, 6);
 }
+
+#[test]
+fn a_file_memlens_cannot_read_is_never_written_over() {
+    let Some(project) = TempProject::new("unreadable") else {
+        return;
+    };
+    drop(open(&project));
+    let path = project.file(F);
+    // broken frontmatter and a new paragraph, by hand
+    let text = std::fs::read_to_string(&path).unwrap();
+    let broken = text.replacen("type: decision", "type: decision\ntags: [a, b", 1)
+        + "\nIMPORTANT NEW PARAGRAPH written by hand.\n";
+    assert_ne!(broken, text);
+    std::fs::write(&path, &broken).unwrap();
+    let (store, synced) = Project::locate(&project.root)
+        .unwrap()
+        .open(&|_| {})
+        .unwrap();
+    assert!(
+        synced
+            .problems
+            .iter()
+            .any(|p| p.contains(&format!("{F}.md"))),
+        "{:?}",
+        synced.problems
+    );
+    let err = apply(
+        &store,
+        &Change::edit([F], Edit::Set(vec![FieldValue::Type("gotcha".into())])),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("cannot read this file"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        broken,
+        "the hand edit stays"
+    );
+}
+
+#[test]
+fn a_second_file_with_a_memorys_id_is_not_read_and_takes_nothing_with_it() {
+    let Some(project) = TempProject::new("dupid") else {
+        return;
+    };
+    let before = open(&project).read().unwrap().get(H).unwrap().expect("H");
+    let original = std::fs::read_to_string(project.file(H)).unwrap();
+    // another memory's file, given H's id
+    let other = std::fs::read_to_string(project.file(G)).unwrap();
+    let copy = other.replacen(&format!("id: {G}"), &format!("id: {H}"), 1);
+    assert_ne!(copy, other);
+    let dup = project.memories().join("team/zz-dupid.md");
+    std::fs::write(&dup, &copy).unwrap();
+    let (store, synced) = Project::locate(&project.root)
+        .unwrap()
+        .open(&|_| {})
+        .unwrap();
+    assert!(
+        synced
+            .problems
+            .iter()
+            .any(|p| p.contains("zz-dupid.md") && p.contains("already used by")),
+        "{:?}",
+        synced.problems
+    );
+    let kept = store.read().unwrap().get(H).unwrap().expect("the memory");
+    assert_eq!(kept, before, "the original file's memory");
+    drop(store);
+    // the copy goes: the memory stays
+    std::fs::remove_file(&dup).unwrap();
+    let (store, synced) = Project::locate(&project.root)
+        .unwrap()
+        .open(&|_| {})
+        .unwrap();
+    assert!(synced.removed.is_empty(), "{:?}", synced.removed);
+    assert!(store.read().unwrap().get(H).unwrap().is_some());
+    assert_eq!(std::fs::read_to_string(project.file(H)).unwrap(), original);
+}

@@ -120,22 +120,62 @@ pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, Proj
         (None, None) => false,
         _ => true,
     };
-    let mut synced = apply(store, project, &reader, fresh, touched, gone, usage_changed)?;
+    let held = held_elsewhere(&known, &fresh, |p| !present.contains(&p.to_string()));
+    let changes = Changes {
+        fresh,
+        touched,
+        gone,
+        held,
+        usage_changed,
+    };
+    let mut synced = apply(store, project, &reader, changes)?;
     synced.files = on_disk.len();
     Ok(synced)
 }
 
-/// Reads the given files into the index; `gone` are paths (with their ids) that no
-/// longer exist; `usage_changed` re-reads every memory's counts from `usage.json`.
+/// The ids the files that are there and not read again hold, with their paths: a file
+/// read now that claims one is a duplicate. `gone` says which known paths are not there.
+fn held_elsewhere(
+    known: &HashMap<String, Fingerprint>,
+    fresh: &[Fresh],
+    gone: impl Fn(&str) -> bool,
+) -> HashMap<String, String> {
+    let read_again: HashSet<&str> = fresh.iter().map(|f| f.relative.as_str()).collect();
+    known
+        .iter()
+        .filter(|(p, f)| !f.id.is_empty() && !read_again.contains(p.as_str()) && !gone(p))
+        .map(|(p, f)| (f.id.clone(), p.clone()))
+        .collect()
+}
+
+/// What changed on disk since the index last read the project.
+struct Changes {
+    /// The files to read.
+    fresh: Vec<Fresh>,
+    /// Files whose modification time alone changed, with their new fingerprints.
+    touched: Vec<(String, Fingerprint)>,
+    /// Paths (with their ids) that no longer exist.
+    gone: Vec<(String, String)>,
+    /// Id → the file holding it, of the files that are there and not read again.
+    held: HashMap<String, String>,
+    /// `usage.json` changed: every memory's counts are read from it again.
+    usage_changed: bool,
+}
+
+/// Reads the changed files into the index.
 fn apply(
     store: &Store,
     project: &Project,
     reader: &StoreReader,
-    fresh: Vec<Fresh>,
-    touched: Vec<(String, Fingerprint)>,
-    gone: Vec<(String, String)>,
-    usage_changed: bool,
+    changes: Changes,
 ) -> Result<Synced, ProjectError> {
+    let Changes {
+        fresh,
+        touched,
+        gone,
+        held,
+        usage_changed,
+    } = changes;
     let usage_path = project.usage_path();
     let usage = UsageIndex::load(&usage_path)?.counts();
     let mut synced = Synced {
@@ -179,6 +219,16 @@ fn apply(
                 continue;
             }
         };
+        let elsewhere = held.get(&memory.id).filter(|p| **p != f.relative);
+        if let Some(other) = elsewhere {
+            synced.problems.push(format!(
+                "{}: id `{}` is already used by {other}; not read",
+                f.relative, memory.id
+            ));
+            // not read again until it changes
+            prints.push((f.relative.clone(), print("")));
+            continue;
+        }
         if !ids_here.insert(memory.id.clone()) {
             synced.problems.push(format!(
                 "{}: id `{}` is already used by another file; not read",
@@ -336,5 +386,14 @@ pub fn reread(
             }
         }
     }
-    apply(store, project, &reader, fresh, Vec::new(), gone, usage)
+    let gone_paths: HashSet<String> = gone.iter().map(|(p, _)| p.clone()).collect();
+    let held = held_elsewhere(&known, &fresh, |p| gone_paths.contains(p));
+    let changes = Changes {
+        fresh,
+        touched: Vec::new(),
+        gone,
+        held,
+        usage_changed: usage,
+    };
+    apply(store, project, &reader, changes)
 }

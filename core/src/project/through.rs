@@ -47,6 +47,10 @@ enum ThroughError {
         "{0}: changed on disk since memlens read it; nothing was written — the project is read again on the next open (the browser reads it at once), then make the change again"
     )]
     ChangedOnDisk(String),
+    #[error(
+        "{0}: memlens cannot read this file as a memory (the warning when the project was read says why); nothing was written — fix the file, then make the change again"
+    )]
+    Unreadable(String),
     #[error(transparent)]
     Project(#[from] ProjectError),
     #[error(transparent)]
@@ -173,10 +177,15 @@ fn read_checked(
         }
         Err(e) => return Err(ProjectError::io(&path, e).into()),
     };
-    if let Some(known) = files::get(w, relative)?
-        && (known.hash != files::hash(&bytes) || known.size != bytes.len() as u64)
-    {
-        return Err(ThroughError::ChangedOnDisk(relative.to_string()));
+    if let Some(known) = files::get(w, relative)? {
+        if known.hash != files::hash(&bytes) || known.size != bytes.len() as u64 {
+            return Err(ThroughError::ChangedOnDisk(relative.to_string()));
+        }
+        // read, but not as a memory (broken frontmatter, an id another file holds): its
+        // memory as the index knows it would overwrite what the file says now
+        if known.id.is_empty() {
+            return Err(ThroughError::Unreadable(relative.to_string()));
+        }
     }
     String::from_utf8(bytes)
         .map(Some)
