@@ -346,6 +346,20 @@ fn reads_add_to_what_hivelore_counted_meanwhile() {
     assert_eq!(store.read().unwrap().get(A).unwrap().unwrap().read_count, 6);
 }
 
+/// The project opened again, after checking that a warning names `what`.
+fn reopen_warning(project: &TempProject, what: &str) -> Store {
+    let (store, synced) = Project::locate(&project.root)
+        .unwrap()
+        .open(&|_| {})
+        .unwrap();
+    assert!(
+        synced.problems.iter().any(|p| p.contains(what)),
+        "{what} in {:?}",
+        synced.problems
+    );
+    store
+}
+
 #[test]
 fn a_file_memlens_cannot_read_is_never_written_over() {
     let Some(project) = TempProject::new("unreadable") else {
@@ -359,18 +373,7 @@ fn a_file_memlens_cannot_read_is_never_written_over() {
         + "\nIMPORTANT NEW PARAGRAPH written by hand.\n";
     assert_ne!(broken, text);
     std::fs::write(&path, &broken).unwrap();
-    let (store, synced) = Project::locate(&project.root)
-        .unwrap()
-        .open(&|_| {})
-        .unwrap();
-    assert!(
-        synced
-            .problems
-            .iter()
-            .any(|p| p.contains(&format!("{F}.md"))),
-        "{:?}",
-        synced.problems
-    );
+    let store = reopen_warning(&project, &format!("{F}.md"));
     let err = apply(
         &store,
         &Change::edit([F], Edit::Set(vec![FieldValue::Type("gotcha".into())])),
@@ -397,18 +400,7 @@ fn a_second_file_with_a_memorys_id_is_not_read_and_takes_nothing_with_it() {
     assert_ne!(copy, other);
     let dup = project.memories().join("team/zz-dupid.md");
     std::fs::write(&dup, &copy).unwrap();
-    let (store, synced) = Project::locate(&project.root)
-        .unwrap()
-        .open(&|_| {})
-        .unwrap();
-    assert!(
-        synced
-            .problems
-            .iter()
-            .any(|p| p.contains("zz-dupid.md") && p.contains("already used by")),
-        "{:?}",
-        synced.problems
-    );
+    let store = reopen_warning(&project, "zz-dupid.md: id");
     let kept = store.read().unwrap().get(H).unwrap().expect("the memory");
     assert_eq!(kept, before, "the original file's memory");
     drop(store);
