@@ -151,8 +151,9 @@ fn is_default(m: &Memory, key: &str) -> bool {
     }
 }
 
-/// Where a memory's file goes under the export directory: its hivelore path when it
-/// came from hivelore and that path is a plain relative `.md` path, else
+/// Where a memory's file goes under the export directory (a `.ai/memories`): its
+/// hivelore path below `.ai/memories` when it came from hivelore and that path is a
+/// plain relative `.md` path, else
 /// `<scope>/<id>.md` with the id made safe for file names.
 pub fn relative_path(memory: &Memory) -> PathBuf {
     if let Some(path) = memory
@@ -162,7 +163,10 @@ pub fn relative_path(memory: &Memory) -> PathBuf {
         .and_then(|s| s.path.as_deref())
         .filter(|p| is_safe_relative(p))
     {
-        return PathBuf::from(path);
+        // read from a project root: its place under the memories directory, which is
+        // what an export writes
+        let under_memories = path.strip_prefix(".ai/memories/").unwrap_or(path);
+        return PathBuf::from(under_memories);
     }
     PathBuf::from(memory.scope.as_str()).join(format!("{}.md", file_name_for(&memory.id)))
 }
@@ -261,5 +265,12 @@ mod tests {
             relative_path(&m),
             PathBuf::from("personal/_._.._etc_passwd.md")
         );
+        // a path read from a project root: its place under the memories directory
+        m.source = Some(Source {
+            system: "hivelore".into(),
+            path: Some(".ai/memories/modules/ledger/x.md".into()),
+            ..Source::default()
+        });
+        assert_eq!(relative_path(&m), PathBuf::from("modules/ledger/x.md"));
     }
 }
