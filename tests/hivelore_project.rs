@@ -283,6 +283,15 @@ fn a_file_changed_on_disk_is_never_overwritten_silently() {
         false,
     )
     .unwrap();
+    // the agent's change dated by the file, to the millisecond as times are written
+    let read_again = store.read().unwrap().get(A).unwrap().unwrap();
+    assert_eq!(read_again.status.as_str(), "proposed");
+    assert_eq!(
+        read_again.updated_at.0 % 1_000_000,
+        0,
+        "{}",
+        read_again.updated_at
+    );
     apply(
         &store,
         &Change::edit([A], Edit::Reject { reason: "x".into() }),

@@ -29,7 +29,10 @@ pub fn merged_memory(kept: &Memory, merged: &[Memory]) -> Memory {
         }
         let body = m.body.trim();
         if !body.is_empty() && !after.body.contains(body) {
-            after.body = format!("{}\n\n{body}", after.body.trim_end());
+            // the kept text's own ending (a file's final newline) stays at the end
+            let kept_text = after.body.trim_end();
+            let ending = &after.body[kept_text.len()..];
+            after.body = format!("{kept_text}\n\n{body}{ending}");
         }
         for tag in &m.tags {
             if !after.tags.contains(tag) {
@@ -152,6 +155,10 @@ mod tests {
         assert_eq!(titled.title.as_deref(), Some("UTC everywhere"));
         // c's body is already there; b's comes after a blank line
         assert_eq!(after.body, "Use UTC.\n\nStore UTC, show local.");
+        // a body that ends in a newline (a file's) still does
+        kept.body = "Use UTC.\n".into();
+        let ended = merged_memory(&kept, std::slice::from_ref(&b));
+        assert_eq!(ended.body, "Use UTC.\n\nStore UTC, show local.\n");
         assert_eq!(after.tags, ["time", "ui"]);
         assert_eq!((after.rating_sum, after.rating_count), (11, 3));
         assert_eq!(after.read_count, 3);

@@ -247,7 +247,8 @@ fn apply(
                 .flatten()
                 .is_some_and(|t| t.relationships.iter().any(|r| r.target == id))
         };
-        let changed_at = Timestamp(f.stat.mtime_ns);
+        // to the millisecond, as every time memlens and hivelore write
+        let changed_at = Timestamp(f.stat.mtime_ns - f.stat.mtime_ns.rem_euclid(1_000_000));
         let mut merged = merge(stored.as_ref(), memory, &held_by, changed_at);
         merged.normalise();
         let errors = merged.validate();
