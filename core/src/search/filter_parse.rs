@@ -95,16 +95,24 @@ impl Filters {
                 self.include_session_recap = boolean(value).map_err(bad)?;
             }
             "tag" | "tags" => self.tags = list(value).map_err(bad)?,
-            "weight" => self.weight = range(value).map_err(bad)?,
-            "trust" => self.trust = range(value).map_err(bad)?,
+            "weight" => self.weight = within(range(value), 0.0, 1.0).map_err(bad)?,
+            "trust" => self.trust = within(range(value), 0.0, 1.0).map_err(bad)?,
             "created_at" => {
                 let (from, to) = time_range(value).map_err(bad)?;
                 self.created_from = from;
                 self.created_to = to;
             }
             "trust_level" => self.trust_level = trust_levels(value).map_err(bad)?,
-            "rating_min" => self.rating_min = Some(number(value).map_err(bad)?),
-            "relationship_count" => self.relationship_count = range(value).map_err(bad)?,
+            "rating_min" => {
+                let min = within(range(value), 1.0, 5.0).map_err(bad)?;
+                match (min.min, min.max) {
+                    (Some(lo), Some(hi)) if lo == hi => self.rating_min = Some(lo),
+                    _ => return Err(bad("expected one number 1–5".into())),
+                }
+            }
+            "relationship_count" => {
+                self.relationship_count = within(range(value), 0.0, f64::INFINITY).map_err(bad)?;
+            }
             "has_relationships" => self.has_relationships = Some(boolean(value).map_err(bad)?),
             "deleted" => {
                 self.deleted = match value {
@@ -118,7 +126,8 @@ impl Filters {
                 if let Some(c) = Composite::from_field(key) {
                     self.composites[c.index()] = range(value).map_err(bad)?;
                 } else if let Some(i) = input_dim_index(key) {
-                    self.feel[i] = range(value).map_err(bad)?;
+                    let dim = &crate::model::FEEL_DIMS[i];
+                    self.feel[i] = within(range(value), dim.min, dim.max).map_err(bad)?;
                 } else {
                     return Err(FilterError::UnknownKey {
                         key: key.to_string(),
@@ -199,6 +208,23 @@ fn bounds(value: &str) -> (&str, &str) {
         Some((lo, hi)) => (lo.trim(), hi.trim()),
         None => (value.trim(), value.trim()),
     }
+}
+
+/// `range` when both its bounds lie in `lo..=hi`, the values the field can take: a
+/// bound outside could only ever keep nothing (or everything).
+fn within(range: Result<Range, String>, lo: f64, hi: f64) -> Result<Range, String> {
+    let range = range?;
+    for bound in [range.min, range.max].into_iter().flatten() {
+        if bound < lo || bound > hi {
+            let shown = crate::model::validate::shown_number(bound);
+            return Err(if hi.is_finite() {
+                format!("{shown} is outside {lo}–{hi}, the values it can take")
+            } else {
+                format!("{shown} is below {lo}, the least it can be")
+            });
+        }
+    }
+    Ok(range)
 }
 
 fn range(value: &str) -> Result<Range, String> {
@@ -316,6 +342,22 @@ mod tests {
         assert!(f.apply_arg("feel_nothing=0..1").is_err());
         assert!(f.apply_arg("deleted=maybe").is_err());
         assert!(f.apply_arg("weight").is_err());
+        // a bound outside what the field can take could only keep nothing (or all)
+        for (arg, said) in [
+            ("weight=2", "2 is outside 0–1"),
+            ("trust=-0.1..", "-0.1 is outside 0–1"),
+            ("rating_min=6", "6 is outside 1–5"),
+            ("rating_min=-1", "-1 is outside 1–5"),
+            ("relationship_count=-1..3", "-1 is below 0"),
+            ("feel_humor=..1.5", "1.5 is outside 0–1"),
+            ("feel_valence=-2..0", "-2 is outside -1–1"),
+        ] {
+            let e = f.apply_arg(arg).unwrap_err().to_string();
+            assert!(e.contains(said), "{arg}: {e}");
+        }
         assert_eq!(f, Filters::default());
+        for ok in ["feel_valence=-1..-0.5", "rating_min=4.5", "relationship_count=3.."] {
+            assert!(Filters::default().apply_arg(ok).is_ok(), "{ok}");
+        }
     }
 }
