@@ -89,6 +89,10 @@ fn json_has_the_spec_shape_and_counts_all_matches() {
     assert_eq!(v["engine"], "bm25");
     assert_eq!(v["mode"], "relevance");
     assert!(v.get("notice").is_none());
+    // without a query the list is in time order, and says so
+    let browse: serde_json::Value =
+        serde_json::from_str(&output(&store, &["--json", "--limit", "1"])).expect("json");
+    assert_eq!(browse["mode"], "time");
     let results = v["results"].as_array().unwrap();
     assert_eq!(results.len(), 2);
     for r in results {

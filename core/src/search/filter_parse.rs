@@ -356,7 +356,11 @@ mod tests {
             assert!(e.contains(said), "{arg}: {e}");
         }
         assert_eq!(f, Filters::default());
-        for ok in ["feel_valence=-1..-0.5", "rating_min=4.5", "relationship_count=3.."] {
+        for ok in [
+            "feel_valence=-1..-0.5",
+            "rating_min=4.5",
+            "relationship_count=3..",
+        ] {
             assert!(Filters::default().apply_arg(ok).is_ok(), "{ok}");
         }
     }

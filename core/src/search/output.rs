@@ -124,7 +124,9 @@ pub fn response_json(req: &SearchRequest, resp: &SearchResponse) -> Value {
     let mut o = Map::new();
     o.insert("total".into(), resp.total.into());
     o.insert("engine".into(), req.engine.as_str().into());
-    o.insert("mode".into(), req.mode.as_str().into());
+    // the order the list is in: relevance without a query is time (SPEC §3.3)
+    let mode = crate::search::Searcher::effective_mode(req);
+    o.insert("mode".into(), mode.as_str().into());
     if let crate::search::BrowseMode::Property(f) = req.mode {
         o.insert("sort_field".into(), f.name().into());
     }
