@@ -495,3 +495,20 @@ fn a_change_that_moves_the_selected_memory_off_its_page_keeps_the_selection_on_i
     b.type_keys("k");
     assert_eq!(b.state.selected, 3 + added as usize);
 }
+
+#[test]
+fn an_undo_puts_the_cursor_on_what_it_brought_back() {
+    let (_f, mut b) = start();
+    b.type_keys("jj");
+    let id = cursor(&b);
+    b.type_keys("d");
+    assert_ne!(cursor(&b), id, "the deleted memory left the list");
+    b.type_keys("jj");
+    b.type_keys("u");
+    assert_eq!(cursor(&b), id, "back, and under the cursor");
+    let detail = b.state.detail.as_ref().expect("a detail pane");
+    assert_eq!(detail.memory.id, id);
+    // a redo deletes it again: the cursor stays where the list now is
+    b.type_keys("U");
+    assert!(b.state.results.hits.iter().all(|h| h.memory.id != id));
+}

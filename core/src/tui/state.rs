@@ -241,6 +241,9 @@ pub struct State {
     pub track_reads: bool,
     /// The memory to keep selected when the list is searched again after a write.
     pub keep_selected: Option<String>,
+    /// The memory the last undo or redo changed: the selection moves to it when the
+    /// list is searched again, so that what came back is under the cursor.
+    pub select_after_reload: Option<String>,
     /// The review queue shown instead of a search, and every queue's count.
     pub review: super::review::ReviewScreen,
 }
@@ -297,6 +300,7 @@ impl State {
             report: None,
             track_reads: true,
             keep_selected: None,
+            select_after_reload: None,
             review: Default::default(),
         }
     }

@@ -328,7 +328,8 @@ pub(super) fn histograms(state: &mut State) -> Effect {
 /// The same search again after the store changed: the page and the selected memory
 /// stay where they are when they can.
 pub(super) fn refresh_search(state: &mut State, effects: &mut Vec<Effect>) {
-    state.keep_selected = state.selected_hit().map(|h| h.memory.id.clone());
+    state.keep_selected = (state.select_after_reload.take())
+        .or_else(|| state.selected_hit().map(|h| h.memory.id.clone()));
     state.generation += 1;
     state.searching = true;
     state.requested_offset = state.results.offset;

@@ -63,6 +63,12 @@ pub(super) fn written(state: &mut State, outcome: WriteOutcome, fx: &mut Vec<Eff
     if outcome.kind == WriteKind::Disk {
         crate::project::live::warn_editor(state, &report.changed);
     }
+    if matches!(outcome.kind, WriteKind::Undo | WriteKind::Redo) {
+        // what an undo brings back (or a redo changes again) is where the cursor goes
+        state.select_after_reload = (report.changed.iter())
+            .find(|w| w.after.is_some())
+            .map(|w| w.id.clone());
+    }
     if !report.changed.is_empty() {
         patch(state, &report.changed, fx);
         fx.push(Effect::ReloadIndex);
