@@ -889,7 +889,7 @@ fn a_rater_named_by_memlens_rater_is_used_or_refused_never_replaced() {
     let bad = rate("bad\nname", "2");
     assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
     assert!(
-        stderr(&bad).contains("bad^Jname` is not a name"),
+        stderr(&bad).contains("MEMLENS_RATER: `bad^Jname` is not a name"),
         "{}",
         stderr(&bad)
     );

@@ -140,15 +140,14 @@ impl CurateCommand {
                 retract,
                 rater,
             } => {
-                let rater = rater
-                    .clone()
-                    .unwrap_or_else(memlens::curate::edit::current_rater);
-                let e = match rating {
-                    Some(rating) if !retract => Edit::RateAs {
+                // without --rater, the person at this terminal ($MEMLENS_RATER, …)
+                let e = match (rating, rater.clone()) {
+                    (Some(rating), Some(rater)) if !retract => Edit::RateAs {
                         rater,
                         rating: *rating,
                     },
-                    _ => Edit::Retract { rater: Some(rater) },
+                    (Some(rating), None) if !retract => Edit::Rate(*rating),
+                    (_, rater) => Edit::Retract { rater },
                 };
                 e.check()?;
                 edit(std::slice::from_ref(id), e)
