@@ -728,14 +728,10 @@ async fn the_review_tool_lists_the_queues_the_command_line_lists() {
     client.close().await;
 }
 
-/// A line that is not a JSON-RPC message is answered with JSON-RPC's error (the
-/// protocol library alone passed over it and left the client waiting), and the session
-/// goes on: the next request is answered.
-#[test]
-fn a_line_that_is_not_json_rpc_gets_an_error_and_the_session_goes_on() {
+/// Every line `memlens mcp` on `db` writes for `lines` sent at once (without waiting
+/// for answers), each parsed.
+fn served(db: &std::path::Path, lines: &[String]) -> Vec<Value> {
     use std::io::Write;
-    let dir = tempfile::tempdir().unwrap();
-    let db = store(dir.path(), 3);
     let mut child = std::process::Command::new(mcp_support::bin())
         .args(["mcp", "--db", db.to_str().unwrap()])
         .stdin(std::process::Stdio::piped())
@@ -743,20 +739,40 @@ fn a_line_that_is_not_json_rpc_gets_an_error_and_the_session_goes_on() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"}}});
     let mut stdin = child.stdin.take().unwrap();
-    writeln!(stdin, "{{not json").unwrap();
-    writeln!(stdin, "{}", json!({"id": 5, "method": "ping"})).unwrap();
-    writeln!(stdin, "{initialize}").unwrap();
+    let all: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    stdin.write_all(all.as_bytes()).unwrap();
     drop(stdin);
     let out = child.wait_with_output().unwrap();
-    let lines: Vec<Value> = String::from_utf8(out.stdout)
+    String::from_utf8(out.stdout)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).expect("every line is JSON"))
-        .collect();
+        .collect()
+}
+
+/// An MCP client's first request.
+fn initialize() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}})
+}
+
+/// A line that is not a JSON-RPC message is answered with JSON-RPC's error (the
+/// protocol library alone passed over it and left the client waiting), and the session
+/// goes on: the next request is answered.
+#[test]
+fn a_line_that_is_not_json_rpc_gets_an_error_and_the_session_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 3);
+    let lines = served(
+        &db,
+        &[
+            "{not json".to_string(),
+            json!({"id": 5, "method": "ping"}).to_string(),
+            initialize().to_string(),
+        ],
+    );
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert_eq!(
         (lines[0]["id"].clone(), lines[0]["error"]["code"].clone()),
@@ -772,24 +788,14 @@ fn a_line_that_is_not_json_rpc_gets_an_error_and_the_session_goes_on() {
 
 #[test]
 fn requests_sent_without_waiting_are_served_in_the_order_sent() {
-    use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let db = store(dir.path(), 3);
-    let mut child = std::process::Command::new(mcp_support::bin())
-        .args(["mcp", "--db", db.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
     let call = |id: u64, name: &str, arguments: Value| {
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": name, "arguments": arguments}})
     };
     let mut lines = vec![
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "test", "version": "1"}}}),
+        initialize(),
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
     ];
     // twenty retitlings of one memory, each followed by a read of it; then a new
@@ -811,16 +817,8 @@ fn requests_sent_without_waiting_are_served_in_the_order_sent() {
     lines.push(call(201, "mem_get", json!({"id": "made-now"})));
     lines.push(json!({"jsonrpc": "2.0", "id": 1.5, "method": "ping"}));
     lines.push(call(202, "mem_get", json!({"id": id})));
-    let mut stdin = child.stdin.take().unwrap();
-    let all: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    stdin.write_all(all.as_bytes()).unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let answers: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
-        .collect();
+    let lines: Vec<String> = lines.iter().map(Value::to_string).collect();
+    let answers = served(&db, &lines);
     let ids: Vec<Value> = answers.iter().map(|a| a["id"].clone()).collect();
     let mut expected: Vec<Value> = vec![json!(1)];
     expected.extend(

@@ -86,7 +86,7 @@ pub fn page(reader: &StoreReader, m: &Memory, now: Timestamp) -> Result<String, 
         format!(
             "{:.2} ({}{avg})",
             m.rating_bayesian(),
-            memlens::exchange::plural(m.rating_count as usize, "rating")
+            memlens::words::plural(m.rating_count as usize, "rating")
         ),
     );
     let confidence = m
@@ -154,10 +154,7 @@ pub fn page(reader: &StoreReader, m: &Memory, now: Timestamp) -> Result<String, 
     }
     row(
         "related",
-        match reader.relationship_count(m)? {
-            1 => "1 memory".to_string(),
-            n => format!("{n} memories"),
-        },
+        memlens::words::memories(reader.relationship_count(m)? as usize),
     );
     if let Some(s) = &m.source {
         let path = s

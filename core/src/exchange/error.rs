@@ -208,7 +208,7 @@ impl ExchangeError {
     }
 }
 
-pub use crate::words::plural;
+use crate::words::plural;
 
 #[cfg(test)]
 mod tests {

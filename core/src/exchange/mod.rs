@@ -23,7 +23,7 @@ pub mod openmemory_zip;
 pub mod pipeline;
 pub mod update;
 
-pub use error::{ExchangeError, ImportError, PROBLEM_CAP, Problems, plural};
+pub use error::{ExchangeError, ImportError, PROBLEM_CAP, Problems};
 pub use export::{ExportSummary, export_hivelore, export_jsonl};
 pub use import::{ImportOptions, ImportSource, ImportSummary, import, import_into};
 

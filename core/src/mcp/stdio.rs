@@ -115,12 +115,26 @@ async fn forward(
 /// request's id, or none when the request could not be read), not a notification or a
 /// request of the server's own.
 fn is_answer(line: &[u8]) -> bool {
-    match serde_json::from_slice::<Value>(line) {
-        Ok(Value::Object(message)) => {
-            !message.contains_key("method")
-                && (message.contains_key("result") || message.contains_key("error"))
-        }
-        _ => false,
+    // the keys alone: a search's answer is not built into a tree to be looked at
+    #[derive(serde::Deserialize)]
+    struct Keys {
+        #[serde(default)]
+        method: Present,
+        #[serde(default)]
+        result: Present,
+        #[serde(default)]
+        error: Present,
+    }
+    serde_json::from_slice::<Keys>(line).is_ok_and(|k| !k.method.0 && (k.result.0 || k.error.0))
+}
+
+/// Whether an object has a key, whatever its value (`null` too), which is skipped.
+#[derive(Default)]
+struct Present(bool);
+
+impl<'de> serde::Deserialize<'de> for Present {
+    fn deserialize<D: serde::Deserializer<'de>>(value: D) -> Result<Present, D::Error> {
+        serde::de::IgnoredAny::deserialize(value).map(|_| Present(true))
     }
 }
 
@@ -250,5 +264,29 @@ mod tests {
             assert_eq!(check(pass.as_bytes()), Check::Pass(kind), "{pass}");
         }
         assert_eq!(check(b"  \r"), Check::Skip);
+    }
+
+    #[test]
+    fn an_answer_is_a_result_or_an_error_that_is_no_request() {
+        for (line, answer) in [
+            (
+                r#"{"jsonrpc":"2.0","id":1,"result":{"content":[1,2]}}"#,
+                true,
+            ),
+            (r#"{"jsonrpc":"2.0","id":1,"result":null}"#, true),
+            (
+                r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"x"}}"#,
+                true,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#,
+                false,
+            ),
+            (r#"{"jsonrpc":"2.0","id":9,"method":"roots/list"}"#, false),
+            ("not json", false),
+            ("[1]", false),
+        ] {
+            assert_eq!(is_answer(line.as_bytes()), answer, "{line}");
+        }
     }
 }

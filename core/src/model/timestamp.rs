@@ -14,8 +14,13 @@ impl Timestamp {
     /// JavaScript's `toISOString` does (`…T11:17:24.768Z`).
     pub fn now() -> Timestamp {
         let nanos = OffsetDateTime::now_utc().unix_timestamp_nanos();
-        let millis = nanos - nanos.rem_euclid(1_000_000);
-        Timestamp(i64::try_from(millis).unwrap_or(i64::MAX))
+        Timestamp(i64::try_from(nanos).unwrap_or(i64::MAX)).whole_millis()
+    }
+
+    /// The same instant to the millisecond (rounded down), as every time memlens and
+    /// hivelore write is.
+    pub fn whole_millis(self) -> Timestamp {
+        Timestamp(self.0 - self.0.rem_euclid(1_000_000))
     }
 
     /// Parses an RFC 3339 timestamp (any offset; stored as UTC). A bare date

@@ -120,7 +120,7 @@ pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, Proj
         (None, None) => false,
         _ => true,
     };
-    let held = held_elsewhere(&known, &fresh, |p| !present.contains(&p.to_string()));
+    let held = held_elsewhere(&known, &fresh, &gone);
     let changes = Changes {
         fresh,
         touched,
@@ -134,16 +134,18 @@ pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, Proj
 }
 
 /// The ids the files that are there and not read again hold, with their paths: a file
-/// read now that claims one is a duplicate. `gone` says which known paths are not there.
+/// read now that claims one is a duplicate. `gone` are the known paths not there.
 fn held_elsewhere(
     known: &HashMap<String, Fingerprint>,
     fresh: &[Fresh],
-    gone: impl Fn(&str) -> bool,
+    gone: &[(String, String)],
 ) -> HashMap<String, String> {
-    let read_again: HashSet<&str> = fresh.iter().map(|f| f.relative.as_str()).collect();
+    let left_out: HashSet<&str> = (fresh.iter().map(|f| f.relative.as_str()))
+        .chain(gone.iter().map(|(p, _)| p.as_str()))
+        .collect();
     known
         .iter()
-        .filter(|(p, f)| !f.id.is_empty() && !read_again.contains(p.as_str()) && !gone(p))
+        .filter(|(p, f)| !f.id.is_empty() && !left_out.contains(p.as_str()))
         .map(|(p, f)| (f.id.clone(), p.clone()))
         .collect()
 }
@@ -247,8 +249,7 @@ fn apply(
                 .flatten()
                 .is_some_and(|t| t.relationships.iter().any(|r| r.target == id))
         };
-        // to the millisecond, as every time memlens and hivelore write
-        let changed_at = Timestamp(f.stat.mtime_ns - f.stat.mtime_ns.rem_euclid(1_000_000));
+        let changed_at = Timestamp(f.stat.mtime_ns).whole_millis();
         let mut merged = merge(stored.as_ref(), memory, &held_by, changed_at);
         merged.normalise();
         let errors = merged.validate();
@@ -387,8 +388,7 @@ pub fn reread(
             }
         }
     }
-    let gone_paths: HashSet<String> = gone.iter().map(|(p, _)| p.clone()).collect();
-    let held = held_elsewhere(&known, &fresh, |p| gone_paths.contains(p));
+    let held = held_elsewhere(&known, &fresh, &gone);
     let changes = Changes {
         fresh,
         touched: Vec::new(),

@@ -221,54 +221,51 @@ fn literal_among_postings(
 /// order, offset and limit do not apply), ascending, from `index`: what narrows a
 /// review queue to a search.
 pub fn matching(index: Index<'_>, req: &SearchRequest) -> StoreResult<Vec<u32>> {
-    let (reader, kept) = match index.source() {
-        Source::Memory(searcher) => {
-            return searcher
-                .matching_docs(searcher.snapshot(), req)
-                .ok_or_else(|| haystack_damage(searcher.store_path()));
-        }
-        Source::Persisted(reader, kept) => (reader, kept),
-    };
-    let mut needs = Needs::default();
-    needs.filters(&req.filters);
-    needs.mode(crate::search::BrowseMode::Time);
-    needs.engine(req);
-    let docs = on_stored(reader, kept, &needs, &crate::search::never, |searcher| {
-        searcher.matching_docs(Some(reader), req)
-    })?
-    .flatten();
-    match docs {
-        Some(docs) => Ok(docs),
-        None => Searcher::load(reader)?
-            .matching_docs(Some(reader), req)
-            .ok_or_else(|| haystack_damage(reader.path())),
-    }
+    let mode = crate::search::BrowseMode::Time;
+    on_any(index, req, mode, |searcher, snapshot| {
+        searcher.matching_docs(snapshot, req)
+    })
 }
 
 /// The position of the memory stored under `doc` in the whole list `req` gives (its
 /// offset and limit aside), from `index`; `None` when it is not among the matches.
 pub fn locate(index: Index<'_>, req: &SearchRequest, doc: u32) -> StoreResult<Option<usize>> {
+    let mode = Searcher::effective_mode(req);
+    on_any(index, req, mode, |searcher, snapshot| {
+        searcher.locate_on(snapshot, req, doc)
+    })
+}
+
+/// `f` on the searcher that answers `req` (its filters, its engine and `mode`) from
+/// `index` with the snapshot it reads: the loaded one, else one over the persisted
+/// index, else the store loaded whole. `f` answers `None` when a stored haystack cannot
+/// be read.
+fn on_any<T>(
+    index: Index<'_>,
+    req: &SearchRequest,
+    mode: crate::search::BrowseMode,
+    f: impl Fn(&Searcher, Option<&StoreReader>) -> Option<T>,
+) -> StoreResult<T> {
     let (reader, kept) = match index.source() {
         Source::Memory(searcher) => {
-            return searcher
-                .locate_on(searcher.snapshot(), req, doc)
+            return f(searcher, searcher.snapshot())
                 .ok_or_else(|| haystack_damage(searcher.store_path()));
         }
         Source::Persisted(reader, kept) => (reader, kept),
     };
     let mut needs = Needs::default();
     needs.filters(&req.filters);
-    needs.mode(Searcher::effective_mode(req));
+    needs.mode(mode);
     needs.engine(req);
     let found = on_stored(reader, kept, &needs, &crate::search::never, |searcher| {
-        searcher.locate_on(Some(reader), req, doc)
+        f(searcher, Some(reader))
     })?
     .flatten();
     match found {
-        Some(at) => Ok(at),
-        None => Searcher::load(reader)?
-            .locate_on(Some(reader), req, doc)
-            .ok_or_else(|| haystack_damage(reader.path())),
+        Some(found) => Ok(found),
+        None => {
+            f(&Searcher::load(reader)?, Some(reader)).ok_or_else(|| haystack_damage(reader.path()))
+        }
     }
 }
 

@@ -85,7 +85,10 @@ pub(super) fn update(state: &mut State, action: Action, fx: &mut Vec<Effect>) ->
             Some(ids) if ids.len() > 1 => {
                 state.overlay = Some(Overlay::Confirm(ConfirmFor::Delete { ids }));
             }
-            _ => edit_targets(state, Edit::Delete { reason: None }, fx),
+            Some(ids) => {
+                send(state, Change::edit(ids, Edit::Delete { reason: None }), fx);
+            }
+            None => {}
         },
         Action::Restore => edit_targets(state, Edit::Restore, fx),
         Action::Reject => ask_for_targets(state, |ids| PromptFor::RejectReason { ids }),
