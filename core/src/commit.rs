@@ -30,7 +30,7 @@ pub(crate) fn both<A: Send, B>(
         return (first(), second());
     }
     std::thread::scope(|scope| {
-        let first = scope.spawn(first);
+        let first = crate::beside::spawn(scope, 0, first);
         let second = second();
         let first = first
             .join()

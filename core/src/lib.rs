@@ -1,6 +1,7 @@
 //! memlens: browse and curate the memories AI coding agents keep, over one redb file.
 
 pub mod allocator;
+pub(crate) mod beside;
 pub(crate) mod codec;
 pub mod collection;
 pub(crate) mod commit;

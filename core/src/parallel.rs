@@ -19,6 +19,23 @@ pub(crate) fn in_parts<T: Send>(
     cut(n, 1, part)
 }
 
+/// Below this many items, work of a few nanoseconds an item (keeping a page's first
+/// items of a list of matches) runs on one thread: starting a helper costs more than
+/// the half it would take.
+pub(crate) const LIGHT_PARALLEL_FROM: usize = 1 << 17;
+
+/// [`in_parts`] for work of a few nanoseconds an item: one part below
+/// [`LIGHT_PARALLEL_FROM`] items.
+pub(crate) fn in_light_parts<T: Send>(
+    n: usize,
+    part: impl Fn(std::ops::Range<usize>) -> Vec<T> + Sync,
+) -> Vec<T> {
+    if n < LIGHT_PARALLEL_FROM {
+        return part(0..n);
+    }
+    in_parts(n, part)
+}
+
 /// Like [`in_parts`], for work whose cost varies along `0..n` (a text scan: some
 /// memories match and are scored, most are not): cut into [`PIECES_PER_THREAD`]
 /// contiguous pieces per core, each thread taking the next piece left, so that no core
@@ -59,7 +76,9 @@ fn cut<T: Send>(
         }
     };
     let mut done: Vec<(usize, Vec<T>)> = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let helpers: Vec<_> = (1..threads)
+            .map(|nth| crate::beside::spawn(scope, nth - 1, work))
+            .collect();
         let mut done = work();
         for h in helpers {
             done.extend(

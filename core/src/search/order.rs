@@ -4,7 +4,7 @@
 use crate::model::Composite;
 use crate::model::derived::RATED_THRESHOLD;
 use crate::search::corpus::{Column, Corpus, Fixed};
-use crate::search::engine::{Match, PARALLEL_FROM, in_parts, threads};
+use crate::search::engine::{Match, PARALLEL_FROM, threads};
 use crate::search::request::{BrowseMode, NumericField, Order};
 
 /// One placed result: the match and, in discovery mode, whether it filled a
@@ -24,7 +24,8 @@ fn top_by_key(items: Vec<Match>, k: usize, key: impl Fn(&Match) -> SortKey + Syn
         return Vec::new();
     }
     if k < items.len() / SHORT_PAGE {
-        let mut best = in_parts(items.len(), |range| best_of(&items[range], k, &key));
+        let mut best =
+            crate::parallel::in_light_parts(items.len(), |range| best_of(&items[range], k, &key));
         best.sort_unstable_by_key(|e| e.0);
         best.truncate(k);
         return best.into_iter().map(|(_, m)| m).collect();
@@ -174,7 +175,7 @@ fn top_unranked(
     if k == 0 {
         return Some(Vec::new());
     }
-    let mut kept = crate::parallel::in_parts(items.len(), |range| {
+    let mut kept = crate::parallel::in_light_parts(items.len(), |range| {
         best_with_ties(items, range, k, key, !reversed)
     });
     cut_keeping_ties(&mut kept, k);
@@ -415,12 +416,7 @@ pub(crate) fn permutation(c: &Corpus, field: Option<NumericField>, order: Order)
     // two halves of the time order sorted on both cores, then merged: on equal keys the
     // first half's memories come first, as their time ranks are lower
     let (early, late) = by_rank.split_at(n / 2);
-    let (early, late) = std::thread::scope(|scope| {
-        let worker = scope.spawn(|| sorted(late));
-        let early = sorted(early);
-        // a panicking worker means a bug; sort its half here rather than lose it
-        (early, worker.join().unwrap_or_else(|_| sorted(late)))
-    });
+    let (late, early) = crate::commit::both(true, || sorted(late), || sorted(early));
     let mut out = Vec::with_capacity(n);
     let (mut i, mut j) = (0, 0);
     while i < early.len() && j < late.len() {
