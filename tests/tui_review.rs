@@ -324,3 +324,31 @@ fn not_a_duplicate_is_not_offered_on_a_conflict_and_writes_nothing_there() {
         .into();
     assert_eq!(before, after, "nothing written");
 }
+
+#[test]
+fn memories_marked_in_a_queue_are_unmarked_once_a_verb_moves_them_out_of_it() {
+    let (f, mut b) = browser((120, 40));
+    b.type_keys("8");
+    assert_eq!(left(&b), 6);
+    b.dispatch(Action::SelectFirst);
+    let marked: Vec<String> = tui_common::list_ids(&b).into_iter().take(3).collect();
+    for _ in 0..3 {
+        b.press(KeyCode::Char(' '), KeyModifiers::NONE);
+    }
+    assert_eq!(b.state.marked.len(), 3);
+    b.type_keys("a");
+    assert_eq!(left(&b), 3, "the three approved left Pending");
+    assert!(b.state.marked.is_empty(), "no mark left on a memory not listed");
+    // the next delete takes the memory under the cursor alone, without asking
+    let under = tui_common::list_ids(&b)[b.state.selected].clone();
+    b.type_keys("d");
+    assert_eq!(b.state.overlay, None, "one memory: nothing to confirm");
+    let store = f.store.read().expect("read");
+    for id in &marked {
+        let m = store.get(id).expect("get").expect("kept");
+        assert!(m.deleted_at.is_none(), "{id} approved, not deleted");
+        assert_eq!(m.status, Status::Validated, "{id}");
+    }
+    let gone = store.get(&under).expect("get").expect("kept");
+    assert!(gone.deleted_at.is_some(), "{under} deleted");
+}

@@ -280,8 +280,22 @@ fn ask_to_merge(state: &mut State) {
     state.overlay = Some(Overlay::Confirm(ConfirmFor::Merge { into, from }));
 }
 
-/// Sends one change to the store and returns its tag.
+/// Sends one change to the store and returns its tag. In a review queue a change made
+/// to the marked memories ends the marking: triage moves them out of the queue (an
+/// approval out of Pending), and marks left on memories no longer listed would make the
+/// next key act on them unseen. (In the list they stay for the next verb.)
 pub(super) fn send(state: &mut State, change: Change, fx: &mut Vec<Effect>) -> u64 {
+    let in_queue = state.review.queue.is_some();
+    let on_marks = match &change {
+        _ if !in_queue => None,
+        Change::Edit { ids, .. } | Change::Purge { ids } => Some(&ids[..]),
+        Change::Merge { from, .. } => Some(&from[..]),
+        _ => None,
+    };
+    if on_marks.is_some_and(|ids| !ids.is_empty() && ids.iter().all(|id| state.marked.contains(id)))
+    {
+        state.marked.clear();
+    }
     state.last_token += 1;
     state.writing += 1;
     let token = state.last_token;
