@@ -265,6 +265,32 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn an_empty_file_is_not_taken_for_a_store_and_stays_empty() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let empty = h.join("empty.redb");
+    std::fs::write(&empty, b"").unwrap();
+    for args in [
+        &["stats"][..],
+        &["search", "ledger"],
+        &["get", "mem-1"],
+        &["set", "mem-1", "weight=0.5"],
+        &["review", "pending"],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--db", s(&empty)]);
+        let out = memlens(h, &args, &[]);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("the file is empty, not a memlens store"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0, "{args:?} wrote");
+    }
+}
+
+#[test]
 fn get_and_stats_agree_with_the_memories() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();

@@ -17,19 +17,28 @@ pub enum OpenError {
         /// The path given.
         path: PathBuf,
     },
+    /// The file is there but holds nothing (no store was ever written to it).
+    #[error(
+        "{path}: the file is empty, not a memlens store; nothing was written to it (give the path of a store, or import memories into this one: memlens import --db {path} FILE)"
+    )]
+    Empty {
+        /// The path given.
+        path: PathBuf,
+    },
     /// The file is there but could not be opened or read.
     #[error(transparent)]
     Store(#[from] StoreError),
 }
 
-/// Nothing when a file is at `path`, else the error that says to import first.
+/// Nothing when a file that is not empty is at `path`, else the error that says to
+/// import first (an empty file would otherwise be made a new store by opening it).
 pub fn must_exist(path: &Path) -> Result<(), OpenError> {
-    if path.exists() {
-        Ok(())
-    } else {
-        Err(OpenError::NoStore {
-            path: path.to_path_buf(),
-        })
+    let path_buf = || path.to_path_buf();
+    match std::fs::metadata(path) {
+        Err(_) if !path.exists() => Err(OpenError::NoStore { path: path_buf() }),
+        Ok(m) if m.is_file() && m.len() == 0 => Err(OpenError::Empty { path: path_buf() }),
+        // anything else is the store's open to judge (and to explain)
+        _ => Ok(()),
     }
 }
 
@@ -47,6 +56,7 @@ pub fn open_existing(path: &Path) -> Result<Store, OpenError> {
 /// A snapshot of a store that must already exist, for what only reads: opened without
 /// write access when it can be, so reading never writes to the file.
 pub fn read_existing(path: &Path) -> Result<StoreReader, OpenError> {
+    must_exist(path)?;
     guarded(path, || {
         match crate::store::shared::store_when_free(|| Store::snapshot(path))? {
             Some(reader) => Ok(reader),
