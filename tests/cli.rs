@@ -413,6 +413,22 @@ fn exports_go_to_stdout_or_a_file_and_leave_deleted_out_by_default() {
     );
     let count = walk(&dir);
     assert_eq!(count, 200 - deleted);
+    // a second export into the same directory would leave the files of memories since
+    // purged beside the new ones: refused, nothing written
+    let some = memories.iter().find(|m| m.deleted_at.is_none()).unwrap();
+    ok(h, &["purge", &some.id, "--yes", "--db", s(&db)]);
+    let again = memlens(
+        h,
+        &["export", "--format", "hivelore", "--db", s(&db), "-o", s(&dir)],
+        &[],
+    );
+    assert_eq!(again.status.code(), Some(1), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains(&format!("already holds {} .md files", 200 - deleted)),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(walk(&dir), 200 - deleted, "nothing written or removed");
 }
 
 #[test]

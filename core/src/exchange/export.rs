@@ -50,8 +50,10 @@ pub fn export_jsonl(
     Ok(summary)
 }
 
-/// Writes every memory as a hivelore `.md` file under `dir` (created when missing);
-/// files already there are replaced when a memory maps to them, others are left alone.
+/// Writes every memory as a hivelore `.md` file under `dir` (created when missing). A
+/// directory that already holds `.md` files is refused: the files of memories since
+/// purged or moved to another scope would stay beside the new ones, and importing the
+/// directory would bring them back (or stop at an id held twice).
 pub fn export_hivelore(
     reader: &StoreReader,
     dir: &Path,
@@ -61,6 +63,15 @@ pub fn export_hivelore(
         return Err(ExchangeError::BadPath {
             path: dir.to_path_buf(),
             reason: "is a file; a hivelore export needs a directory".into(),
+        });
+    }
+    if let Some(held) = md_files_under(dir).filter(|n| *n > 0) {
+        return Err(ExchangeError::BadPath {
+            path: dir.to_path_buf(),
+            reason: format!(
+                "already holds {}; export into a new or empty directory (files of memories since purged or moved would stay beside the new ones, and importing the directory would read them too)",
+                crate::words::counted(held, ".md file", ".md files")
+            ),
         });
     }
     std::fs::create_dir_all(dir).map_err(|e| ExchangeError::io(dir, e))?;
@@ -88,6 +99,24 @@ pub fn export_hivelore(
         Ok::<(), ExchangeError>(())
     })?;
     Ok(summary)
+}
+
+/// How many `.md` files are in `dir` and below (`None` when it cannot be read: the
+/// export then says why as it writes).
+fn md_files_under(dir: &Path) -> Option<usize> {
+    let mut count = 0;
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).ok()?.flatten() {
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => dirs.push(path),
+                Ok(_) if path.extension().is_some_and(|e| e == "md") => count += 1,
+                _ => {}
+            }
+        }
+    }
+    Some(count)
 }
 
 /// `wanted`, or `<stem>-2.md`, `<stem>-3.md`, … when an earlier memory of the same export
