@@ -159,7 +159,14 @@ enum Message {
     Other,
 }
 
+/// The longest line the protocol library reads, newline included; it drops a longer one
+/// unanswered, so it is answered here.
+const LONGEST_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+
 fn check(line: &[u8]) -> Check {
+    if line.len() >= LONGEST_LINE {
+        return too_long(line);
+    }
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
@@ -204,6 +211,27 @@ fn check(line: &[u8]) -> Check {
     answer(id, -32600, format!("Invalid Request: no {missing}"))
 }
 
+/// The error for a line longer than [`LONGEST_LINE`], with the request's id when the line
+/// is a JSON object that has one.
+fn too_long(line: &[u8]) -> Check {
+    #[derive(serde::Deserialize)]
+    struct Id {
+        #[serde(default)]
+        id: Value,
+    }
+    let id = serde_json::from_slice::<Id>(line)
+        .map(|m| m.id)
+        .ok()
+        .filter(|id| id.is_string() || id.is_number())
+        .unwrap_or(Value::Null);
+    let message = format!(
+        "Invalid Request: a message of {} bytes; memlens mcp reads messages of less than {} bytes (16 MiB)",
+        line.len(),
+        LONGEST_LINE
+    );
+    answer(id, -32600, message)
+}
+
 fn answer(id: Value, code: i64, message: String) -> Check {
     let reply = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
     let mut line = reply.to_string().into_bytes();
@@ -220,6 +248,26 @@ mod tests {
             Check::Answer(bytes) => serde_json::from_slice(&bytes).expect("a JSON line"),
             other => panic!("{line}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_line_the_protocol_library_would_drop_for_its_length_is_answered_with_its_id() {
+        let fits = format!(
+            r#"{{"jsonrpc":"2.0","id":9,"method":"ping","params":{{"q":"{}"}}}}"#,
+            "a".repeat(LONGEST_LINE - 100)
+        );
+        assert!(fits.len() < LONGEST_LINE);
+        assert_eq!(check(fits.as_bytes()), Check::Pass(Message::Request));
+        let long = fits.replace("\"a", &format!("\"{}", "a".repeat(200)));
+        assert!(long.len() >= LONGEST_LINE);
+        let answer = reply(&long);
+        assert_eq!((answer["id"].clone(), answer["error"]["code"].clone()), (json!(9), json!(-32600)));
+        assert!(
+            answer["error"]["message"].as_str().unwrap().contains("16 MiB"),
+            "{answer}"
+        );
+        let not_json = "x".repeat(LONGEST_LINE);
+        assert_eq!(reply(&not_json)["id"], Value::Null);
     }
 
     #[test]
