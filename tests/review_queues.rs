@@ -398,3 +398,43 @@ validated_by: null\nexpires_when: null\n---\n# Needs a person\n\nBump the shared
     let (_, out, _) = memlens(&db, &["review", "approval"]);
     assert_eq!(out, "0 in approval\n");
 }
+
+#[test]
+fn a_query_or_a_filter_narrows_a_queue_without_dropping_its_session_recaps() {
+    let dir = tempfile::tempdir().expect("dir");
+    let jsonl = dir.path().join("m.jsonl");
+    std::fs::write(
+        &jsonl,
+        r#"{"id":"recap-1","type":"session_recap","title":"Recap of the ledger session","body":"what we did","status":"draft","created_at":"2026-05-01T00:00:00Z","updated_at":"2026-05-01T00:00:00Z"}
+{"id":"note-1","type":"decision","title":"Shard the ledger","body":"by merchant","status":"draft","created_at":"2026-05-02T00:00:00Z","updated_at":"2026-05-02T00:00:00Z"}
+{"id":"note-2","type":"gotcha","title":"Retries need the key","body":"idempotency","status":"proposed","created_at":"2026-05-03T00:00:00Z","updated_at":"2026-05-03T00:00:00Z"}
+"#,
+    )
+    .expect("jsonl");
+    let db = dir.path().join("s.redb");
+    let (code, _, err) = memlens(&db, &["import", jsonl.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let listed = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["review", "pending", "--json"];
+        all.extend(args);
+        let (code, out, err) = memlens(&db, &all);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+        let mut ids: Vec<String> = v["entries"]
+            .as_array()
+            .expect("entries")
+            .iter()
+            .map(|e| e["id"].as_str().expect("id").to_string())
+            .collect();
+        ids.sort();
+        ids
+    };
+    let whole = listed(&[]);
+    assert_eq!(whole, ["note-1", "note-2", "recap-1"]);
+    // a filter that widens nothing keeps the whole queue; a query finds the recap
+    assert_eq!(listed(&["--filter", "deleted=include"]), whole);
+    assert_eq!(listed(&["Recap"]), ["recap-1"]);
+    assert_eq!(listed(&["ledger"]), ["note-1", "recap-1"]);
+    // naming the types to keep still decides
+    assert_eq!(listed(&["--filter", "type=decision"]), ["note-1"]);
+}

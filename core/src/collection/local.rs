@@ -185,7 +185,10 @@ impl LocalCollection {
         now: Timestamp,
     ) -> CollectionResult<ReviewPage> {
         let matching = match request.narrows() {
-            true => Some(self.with_index(|index| Ok(plan::matching(index, &request.narrow)?))?),
+            true => {
+                let narrow = request.narrowing_search();
+                Some(self.with_index(|index| Ok(plan::matching(index, &narrow)?))?)
+            }
             false => None,
         };
         // read after the search: the snapshot holds at least what it found

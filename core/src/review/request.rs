@@ -42,6 +42,18 @@ impl ReviewRequest {
         }
     }
 
+    /// The search that narrows the queue: the request's, except that session recaps,
+    /// which the queues hold like any memory, are not left out unless its filters name
+    /// the types to keep (a query or a filter narrows the queue, never drops its
+    /// recaps on the side).
+    pub fn narrowing_search(&self) -> SearchRequest {
+        let mut search = self.narrow.clone();
+        if search.filters.types.is_empty() {
+            search.filters.include_session_recap = true;
+        }
+        search
+    }
+
     /// True when the request narrows the queue at all.
     pub fn narrows(&self) -> bool {
         !self.narrow.query.trim().is_empty() || self.narrow.filters != Filters::default()
