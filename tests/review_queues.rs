@@ -270,6 +270,23 @@ ticket for the morning"
     );
     // marking again changes nothing
     assert!(apply_at(&store, &mark, now()).expect("again").is_no_op());
+    // superseding one of a pair by the other decides that pair (and only it); undone,
+    // the pair is back
+    let supersede = Change::Supersede {
+        keep: "copy".into(),
+        old: "exact".into(),
+    };
+    let mut history = UndoStack::default();
+    history.push(apply_at(&store, &supersede, now()).expect("supersede").undo);
+    let decided = pairs(&store, Queue::Duplicates);
+    assert_eq!(decided.len(), 4, "{decided:?}");
+    assert!(
+        !decided
+            .iter()
+            .any(|(a, b)| (a == "copy" && b == "exact") || (a == "exact" && b == "copy"))
+    );
+    history.undo(&store).expect("undo");
+    assert_eq!(pairs(&store, Queue::Duplicates), after);
 }
 
 #[test]

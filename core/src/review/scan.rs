@@ -215,7 +215,9 @@ impl Review {
         says(a, b) || says(b, a)
     }
 
-    /// Checks duplicate candidates and puts the pairs found in the queue, in place.
+    /// Checks duplicate candidates and puts the pairs found in the queue, in place:
+    /// not a pair a person said are not duplicates, nor one whose older memory was
+    /// superseded by the other.
     pub(super) fn add_duplicates(&mut self, candidates: &[(u32, u32)], memories: &mut Memories) {
         // the candidates' texts are read once and not kept: only the memories of the
         // pairs found are
@@ -225,6 +227,10 @@ impl Review {
                 continue;
             };
             if a.is_deleted() || b.is_deleted() || self.marked(&a.id, &b.id) {
+                continue;
+            }
+            // one superseded by the other: the pair is decided
+            if superseded_by(&a, &b) || superseded_by(&b, &a) {
                 continue;
             }
             let reason = match p.kind {
@@ -362,4 +368,14 @@ impl<'r> Memories<'r> {
     pub(super) fn finish(self) -> StoreResult<()> {
         self.error.map_or(Ok(()), Err)
     }
+}
+
+/// True when `old` was superseded by `keep`: deprecated, with a `superseded_by` link to
+/// it (what a supersede writes).
+fn superseded_by(old: &Memory, keep: &Memory) -> bool {
+    old.status == crate::model::Status::Deprecated
+        && old
+            .relationships
+            .iter()
+            .any(|r| r.target == keep.id && r.kind == crate::curate::edit::SUPERSEDED_BY)
 }
