@@ -293,3 +293,29 @@ fn a_scan_of_the_persisted_haystacks_stops_once_a_newer_request_arrives() {
         );
     }
 }
+
+#[test]
+fn an_offset_pages_through_a_random_draw_in_its_order() {
+    let (_dir, store) = store_with(&memories());
+    let c = LocalCollection::over(Arc::new(store));
+    for (query, engine) in [("", Engine::Literal), ("alp", Engine::Fuzzy)] {
+        let request = |offset: usize, limit: usize| SearchRequest {
+            query: query.into(),
+            engine,
+            offset,
+            limit,
+            ..SearchRequest::default()
+        };
+        let ids = |offset, limit| -> Vec<String> {
+            let answer = c.sample(&request(offset, limit), SEED).expect("sample");
+            answer.hits.iter().map(|h| h.memory.id.clone()).collect()
+        };
+        let first = ids(0, 9);
+        assert!(first.len() >= 6, "{query:?}: {first:?}");
+        assert_eq!(ids(2, 3), first[2..5], "{query:?}");
+        assert_eq!(ids(0, 3), first[..3], "{query:?}");
+        assert!(ids(1000, 3).is_empty(), "{query:?}: past the pool");
+        let whole = c.sample(&request(0, 9), SEED).expect("sample").total;
+        assert_eq!(c.sample(&request(2, 3), SEED).expect("sample").total, whole);
+    }
+}

@@ -121,7 +121,7 @@ pub struct SearchByParams {
     /// Max results (default 10, byBroad 50; at most 100)
     #[schemars(range(min = 1, max = 100))]
     pub limit: Option<u64>,
-    /// Pagination offset (not byRandom)
+    /// Pagination offset (byRandom: through the sample's order for the same seed)
     pub offset: Option<u64>,
     /// Standard search filters
     pub filters: Option<SearchByFilters>,

@@ -72,8 +72,9 @@ impl<T> Ord for Wrapped<T> {
 }
 
 /// A uniform sample of `req.limit` memories of everything `req` finds (its filters and
-/// query; mode, order and offset do not apply), drawn with `seed` and listed in the
-/// order of their [`place`]. `total` is the size of the set drawn from.
+/// query; mode and order do not apply), drawn with `seed` and listed in the order of
+/// their [`place`]; `req.offset` pages through that order (the next `limit` after the
+/// first `offset`). `total` is the size of the set drawn from.
 pub fn sample(searcher: &Searcher, req: &SearchRequest, seed: u64) -> SearchResponse {
     if req.query.trim().is_empty() {
         let selection = searcher.select(&req.filters);
@@ -82,7 +83,7 @@ pub fn sample(searcher: &Searcher, req: &SearchRequest, seed: u64) -> SearchResp
         let placed = lowest(
             set.iter()
                 .map(|&slot| (place(seed, ids.get(slot as usize)), slot)),
-            req.limit,
+            req.offset.saturating_add(req.limit),
         )
         .into_iter()
         .map(|slot| (Match { slot, score: 0.0 }, None))
@@ -95,7 +96,7 @@ pub fn sample(searcher: &Searcher, req: &SearchRequest, seed: u64) -> SearchResp
             quality: None,
             scored: false,
         };
-        return searcher.respond(answer, 0, upto);
+        return searcher.respond(answer, req.offset.min(upto), upto);
     }
     // A query: every match is found and the sample taken of them.
     let all = searcher.search(&SearchRequest {
@@ -109,8 +110,11 @@ pub fn sample(searcher: &Searcher, req: &SearchRequest, seed: u64) -> SearchResp
         all.hits
             .into_iter()
             .map(|hit| (place(seed, &hit.memory.id), hit)),
-        req.limit,
-    );
+        req.offset.saturating_add(req.limit),
+    )
+    .into_iter()
+    .skip(req.offset)
+    .collect();
     SearchResponse {
         total: all.total,
         hits,
