@@ -398,6 +398,10 @@ validated_by: null\nexpires_when: null\n---\n# Needs a person\n\nBump the shared
     let (code, _, err) = memlens(&db, &["review", "later"]);
     assert_eq!(code, 2);
     assert!(err.contains("not a queue"), "{err}");
+    let gone = dir.path().join("no-such-project");
+    let (code, out, err) = memlens(&db, &["review", "stale", "--root", gone.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("no such directory"), "{err}");
     // supersede and not-duplicate on the command line
     let (code, out, err) = memlens(
         &db,

@@ -62,6 +62,13 @@ pub fn run_at(
 
 /// The front door's request for the command's arguments.
 fn request(args: &ReviewArgs) -> CommandResult<ReviewRequest> {
+    if let Some(root) = args.root.as_ref().filter(|r| !r.is_dir()) {
+        // every anchored memory would be stale against a directory that is not there
+        return Err(CommandError::Usage(format!(
+            "--root {}: no such directory (the project the memories' anchors are paths in)",
+            root.display()
+        )));
+    }
     let filters =
         Filters::from_args(&args.filters).map_err(|e| CommandError::Usage(e.to_string()))?;
     Ok(ReviewRequest {
