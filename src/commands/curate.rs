@@ -15,8 +15,8 @@ use std::io::Write;
 #[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
 pub enum CurateCommand {
     /// Set fields of a memory: title, body, type, scope, module, status, tags
-    /// (comma-separated), weight, trust, confidence, feel_*, rem_visits. An empty value
-    /// removes an optional field.
+    /// (comma-separated), weight, trust, confidence, feel_*, functional_*, rem_visits. An
+    /// empty value removes an optional field.
     Set {
         /// The memory.
         id: String,
