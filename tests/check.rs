@@ -321,3 +321,52 @@ fn a_file_redb_cannot_read_has_its_memories_uncounted_not_zero() {
     assert_eq!(json["memories"], serde_json::Value::Null, "{json}");
     assert_eq!(json["clean"], false);
 }
+
+#[test]
+fn a_store_cut_short_is_named_damaged_everywhere_and_a_repair_saves_what_it_still_holds() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let db = store(h);
+    let before = export(h, &db);
+    let whole = std::fs::read(&db).unwrap();
+    let cut = h.join("cut.redb");
+    let mut repaired_at = None;
+    // cut the file shorter a page at a time until a cut the check finds: the first
+    // such cut leaves every memory readable, and the repair must save them all
+    for pages in 1..=64usize {
+        let len = whole.len().saturating_sub(pages * 4096);
+        std::fs::write(&cut, &whole[..len]).unwrap();
+        let (code, out, err) = run(h, &["check", "--db", s(&cut)]);
+        if code == Some(0) {
+            continue;
+        }
+        assert!(out.contains("fix: "), "{out}{err}");
+        let (code, out, err) = run(h, &["check", "--repair", "--db", s(&cut)]);
+        assert_eq!(code, Some(0), "cut to {len} bytes: {out}{err}");
+        assert!(out.contains("after the repair:\nclean"), "{out}");
+        assert_eq!(export(h, &cut), before, "cut to {len} bytes");
+        repaired_at = Some(len);
+        break;
+    }
+    assert!(
+        repaired_at.is_some(),
+        "no cut of up to 64 pages was found damaged"
+    );
+    // cut far shorter, every command names the damage and points to the check
+    std::fs::write(&cut, &whole[..whole.len() / 3]).unwrap();
+    for args in [
+        &["stats"][..],
+        &["search", "ledger"],
+        &["check", "--repair"],
+    ] {
+        let mut all = args.to_vec();
+        all.extend(["--db", s(&cut)]);
+        let (code, _, err) = run(h, &all);
+        assert_eq!(code, Some(1), "{args:?}");
+        assert!(err.contains("the store is damaged"), "{args:?}: {err}");
+        assert!(
+            !err.contains("repair-read"),
+            "{args:?} names a scratch file: {err}"
+        );
+    }
+}

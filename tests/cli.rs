@@ -286,7 +286,11 @@ fn an_empty_file_is_not_taken_for_a_store_and_stays_empty() {
             "{args:?}: {}",
             stderr(&out)
         );
-        assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0, "{args:?} wrote");
+        assert_eq!(
+            std::fs::metadata(&empty).unwrap().len(),
+            0,
+            "{args:?} wrote"
+        );
     }
 }
 
@@ -419,7 +423,15 @@ fn exports_go_to_stdout_or_a_file_and_leave_deleted_out_by_default() {
     ok(h, &["purge", &some.id, "--yes", "--db", s(&db)]);
     let again = memlens(
         h,
-        &["export", "--format", "hivelore", "--db", s(&db), "-o", s(&dir)],
+        &[
+            "export",
+            "--format",
+            "hivelore",
+            "--db",
+            s(&db),
+            "-o",
+            s(&dir),
+        ],
         &[],
     );
     assert_eq!(again.status.code(), Some(1), "{}", stderr(&again));

@@ -338,7 +338,10 @@ fn memories_marked_in_a_queue_are_unmarked_once_a_verb_moves_them_out_of_it() {
     assert_eq!(b.state.marked.len(), 3);
     b.type_keys("a");
     assert_eq!(left(&b), 3, "the three approved left Pending");
-    assert!(b.state.marked.is_empty(), "no mark left on a memory not listed");
+    assert!(
+        b.state.marked.is_empty(),
+        "no mark left on a memory not listed"
+    );
     // the next delete takes the memory under the cursor alone, without asking
     let under = tui_common::list_ids(&b)[b.state.selected].clone();
     b.type_keys("d");

@@ -261,9 +261,15 @@ mod tests {
         let long = fits.replace("\"a", &format!("\"{}", "a".repeat(200)));
         assert!(long.len() >= LONGEST_LINE);
         let answer = reply(&long);
-        assert_eq!((answer["id"].clone(), answer["error"]["code"].clone()), (json!(9), json!(-32600)));
+        assert_eq!(
+            (answer["id"].clone(), answer["error"]["code"].clone()),
+            (json!(9), json!(-32600))
+        );
         assert!(
-            answer["error"]["message"].as_str().unwrap().contains("16 MiB"),
+            answer["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("16 MiB"),
             "{answer}"
         );
         let not_json = "x".repeat(LONGEST_LINE);

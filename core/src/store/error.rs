@@ -82,10 +82,17 @@ impl StoreError {
     /// [`StoreError::Storage`].
     pub fn of_storage(path: &std::path::Path, e: impl std::fmt::Display) -> StoreError {
         let detail = e.to_string();
-        if detail.to_lowercase().contains("corrupt") {
+        // a read past the end of the file: a page the store points to is not there
+        let cut_short = detail.contains("failed to fill whole buffer");
+        if cut_short || detail.to_lowercase().contains("corrupt") {
             StoreError::Corrupt {
                 path: path.to_path_buf(),
-                detail,
+                detail: match cut_short {
+                    true => {
+                        format!("the file ends before data it points to, as if cut short: {detail}")
+                    }
+                    false => detail,
+                },
             }
         } else {
             StoreError::Storage {

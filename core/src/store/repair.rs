@@ -49,7 +49,8 @@ pub fn repair(path: &Path, scratch: &Path, fresh: &Path, old: &Path) -> StoreRes
     let hold = super::check::hold(path)?;
     let salvage = {
         let _copy = Scratch::copy_held(path, scratch)?;
-        guarded_store(scratch, || read_everything(scratch)).map_err(|e| unreadable(path, &e))?
+        guarded_store(scratch, || read_everything(scratch))
+            .map_err(|e| unreadable(path, scratch, &e))?
     };
     let _ = std::fs::remove_file(fresh);
     let outcome = guarded_store(fresh, || write_fresh(fresh, &salvage));
@@ -88,23 +89,43 @@ struct Salvage {
     damaged: Vec<(u64, Vec<u8>)>,
 }
 
-fn unreadable(path: &Path, e: &StoreError) -> StoreError {
+/// The error of a repair that could not read the memories of the copy at `scratch`,
+/// told of the store at `path` (the copy is gone by the time it is read).
+fn unreadable(path: &Path, scratch: &Path, e: &StoreError) -> StoreError {
+    let why = match e {
+        StoreError::Corrupt { detail, .. } | StoreError::Storage { detail, .. } => detail.clone(),
+        other => other
+            .to_string()
+            .replace(&scratch.display().to_string(), &path.display().to_string()),
+    };
     StoreError::Corrupt {
         path: path.to_path_buf(),
         detail: format!(
-            "its memories cannot be read, so nothing was repaired and the file is unchanged ({e})"
+            "its memories cannot be read, so nothing was repaired and the file is unchanged: {why}"
         ),
     }
 }
 
 /// Reads every memory row, the other metadata and the set-aside rows of the (recovered)
 /// scratch copy, without trusting any index.
+/// A file redb will not open for writing (one cut short past its free pages, say) is
+/// read through a read-only open, which reads what its pages still hold.
 fn read_everything(scratch: &Path) -> StoreResult<Salvage> {
-    let err = |e: redb::Error| storage_error(scratch, e);
-    let db = Database::builder()
+    match Database::builder()
         .set_cache_size(open::BROWSE_CACHE_BYTES)
         .open(scratch)
-        .map_err(|e| storage_error(scratch, e))?;
+    {
+        Ok(db) => read_rows(&db, scratch),
+        Err(refused) => match open::open_read_only(scratch, open::BROWSE_CACHE_BYTES) {
+            Ok(Some(db)) => read_rows(&db, scratch),
+            _ => Err(storage_error(scratch, refused)),
+        },
+    }
+}
+
+/// [`read_everything`] of an open database.
+fn read_rows(db: &impl ReadableDatabase, scratch: &Path) -> StoreResult<Salvage> {
+    let err = |e: redb::Error| storage_error(scratch, e);
     let txn = db.begin_read().map_err(|e| err(e.into()))?;
     let mut salvage = Salvage {
         rows: Vec::new(),
