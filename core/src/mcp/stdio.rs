@@ -42,16 +42,18 @@ where
     let (answered, mut answers) = unbounded_channel::<()>();
     let reading = tokio::spawn(async move {
         let mut lines = BufReader::new(input).split(b'\n');
+        let mut initialized = false;
         while let Ok(Some(mut line)) = lines.next_segment().await {
-            match check(&line) {
+            match check(&line, initialized) {
                 Check::Pass(kind) => {
+                    initialized |= kind == Message::Initialize;
                     // answers to anything not waited for (a batch) are not this one's
                     while answers.try_recv().is_ok() {}
                     line.push(b'\n');
                     if to_server.write_all(&line).await.is_err() {
                         break;
                     }
-                    if kind == Message::Request && !answer_of(&mut answers).await {
+                    if kind != Message::Other && !answer_of(&mut answers).await {
                         break;
                     }
                 }
@@ -155,6 +157,8 @@ enum Message {
     /// A request (a method and an id): the server answers it, and the next request
     /// waits for that answer.
     Request,
+    /// The `initialize` request, with its params: after it, any request may come.
+    Initialize,
     /// A notification, an answer to the server, or a batch: nothing to wait for.
     Other,
 }
@@ -163,7 +167,10 @@ enum Message {
 /// unanswered, so it is answered here.
 const LONGEST_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
 
-fn check(line: &[u8]) -> Check {
+/// What becomes of `line`; before the session is `initialized`, a request other than
+/// `initialize` or `ping` is answered here (the protocol library ends the session on
+/// one), and so is an `initialize` without params.
+fn check(line: &[u8], initialized: bool) -> Check {
     if line.len() >= LONGEST_LINE {
         return too_long(line);
     }
@@ -190,19 +197,33 @@ fn check(line: &[u8]) -> Check {
     let kind = ["method", "result", "error"]
         .iter()
         .any(|k| message.contains_key(*k));
-    if versioned && kind {
-        let request = message.contains_key("method") && message.contains_key("id");
-        return Check::Pass(if request {
-            Message::Request
-        } else {
-            Message::Other
-        });
-    }
     let id = message
         .get("id")
         .filter(|id| id.is_string() || id.is_number())
         .cloned()
         .unwrap_or(Value::Null);
+    if versioned && kind {
+        if !(message.contains_key("method") && message.contains_key("id")) {
+            return Check::Pass(Message::Other);
+        }
+        return match message.get("method").and_then(Value::as_str) {
+            Some("initialize") if message.get("params").is_some_and(Value::is_object) => {
+                Check::Pass(Message::Initialize)
+            }
+            Some("initialize") => answer(
+                id,
+                -32602,
+                "Invalid params: initialize takes params (protocolVersion, capabilities, clientInfo)".into(),
+            ),
+            Some("ping") => Check::Pass(Message::Request),
+            _ if !initialized => answer(
+                id,
+                -32002,
+                "Server not initialized: the first request of a session is initialize".into(),
+            ),
+            _ => Check::Pass(Message::Request),
+        };
+    }
     let missing = if versioned {
         "a method (or a result or an error)"
     } else {
@@ -244,10 +265,40 @@ mod tests {
     use super::*;
 
     fn reply(line: &str) -> Value {
-        match check(line.as_bytes()) {
+        match check(line.as_bytes(), true) {
             Check::Answer(bytes) => serde_json::from_slice(&bytes).expect("a JSON line"),
             other => panic!("{line}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn before_initialize_only_initialize_and_ping_reach_the_server() {
+        let early = |line: &str| match check(line.as_bytes(), false) {
+            Check::Answer(bytes) => {
+                let v: Value = serde_json::from_slice(&bytes).expect("a JSON line");
+                (v["id"].clone(), v["error"]["code"].clone())
+            }
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(
+            early(r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#),
+            (json!(4), json!(-32002))
+        );
+        assert_eq!(
+            early(r#"{"jsonrpc":"2.0","id":"i","method":"initialize"}"#),
+            (json!("i"), json!(-32602))
+        );
+        let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+        assert_eq!(
+            check(init.as_bytes(), false),
+            Check::Pass(Message::Initialize)
+        );
+        let ping = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
+        assert_eq!(check(ping.as_bytes(), false), Check::Pass(Message::Request));
+        let list = r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#;
+        assert_eq!(check(list.as_bytes(), true), Check::Pass(Message::Request));
+        let told = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        assert_eq!(check(told.as_bytes(), false), Check::Pass(Message::Other));
     }
 
     #[test]
@@ -257,7 +308,7 @@ mod tests {
             "a".repeat(LONGEST_LINE - 100)
         );
         assert!(fits.len() < LONGEST_LINE);
-        assert_eq!(check(fits.as_bytes()), Check::Pass(Message::Request));
+        assert_eq!(check(fits.as_bytes(), true), Check::Pass(Message::Request));
         let long = fits.replace("\"a", &format!("\"{}", "a".repeat(200)));
         assert!(long.len() >= LONGEST_LINE);
         let answer = reply(&long);
@@ -315,9 +366,9 @@ mod tests {
                 Message::Other,
             ),
         ] {
-            assert_eq!(check(pass.as_bytes()), Check::Pass(kind), "{pass}");
+            assert_eq!(check(pass.as_bytes(), true), Check::Pass(kind), "{pass}");
         }
-        assert_eq!(check(b"  \r"), Check::Skip);
+        assert_eq!(check(b"  \r", true), Check::Skip);
     }
 
     #[test]
