@@ -686,7 +686,12 @@ async fn the_review_tool_lists_the_queues_the_command_line_lists() {
         (
             json!({"queue": "stale", "query": "charlie", "lexical_rank": true, "limit": 100}),
             vec!["stale", "--limit=100", "--engine=bm25", "charlie"],
-            Some(vec!["--engine=bm25", "charlie"]),
+            // a queue holds session recaps; so does the search that narrows it
+            Some(vec![
+                "--engine=bm25",
+                "--filter=include_session_recap=true",
+                "charlie",
+            ]),
         ),
     ];
     for (args, flags, search) in cases {
