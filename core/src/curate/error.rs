@@ -55,7 +55,7 @@ pub enum CurateError {
     #[error("a memory with id `{0}` exists already")]
     IdTaken(String),
     /// A reject without a reason.
-    #[error("a rejection needs a reason (--reason TEXT)")]
+    #[error("a rejection needs a reason: say why the memory is rejected")]
     MissingReason,
     /// A purge that was not confirmed.
     #[error(

@@ -345,29 +345,46 @@ pub(super) fn search_by_filters(
             f.date_to.as_deref().unwrap_or_default()
         )
     });
+    // (the filter, the arguments it comes from, their value)
     let pairs = [
-        ("type", list(&f.types)),
-        ("exclude_type", list(&f.exclude_types)),
-        ("tag", list(&f.tags)),
-        ("weight", range(f.weight_min, f.weight_max)),
+        ("type", "types", list(&f.types)),
+        ("exclude_type", "exclude_types", list(&f.exclude_types)),
+        ("tag", "tags", list(&f.tags)),
+        (
+            "weight",
+            "weight_min/weight_max",
+            range(f.weight_min, f.weight_max),
+        ),
         // remember-core compares `trust_score`, the confidentiality level
-        ("trust_level", range(f.trust_min, f.trust_max)),
-        ("created_at", dates),
-        ("rating_min", f.rating_min.map(|v| v.to_string())),
+        (
+            "trust_level",
+            "trust_min/trust_max (a level 1 … 5)",
+            range(f.trust_min, f.trust_max),
+        ),
+        ("created_at", "date_from/date_to", dates),
+        (
+            "rating_min",
+            "rating_min",
+            f.rating_min.map(|v| v.to_string()),
+        ),
         (
             "relationship_count",
+            "relationship_count_min/relationship_count_max",
             range(f.relationship_count_min, f.relationship_count_max),
         ),
         (
             "has_relationships",
+            "has_relationships",
             f.has_relationships.map(|b| b.to_string()),
         ),
-        ("deleted", deleted.map(str::to_string)),
+        ("deleted", "deleted", deleted.map(str::to_string)),
     ];
     let mut filters = Filters::default();
-    for (key, value) in pairs {
+    for (key, given, value) in pairs {
         if let Some(v) = value {
-            filters.apply_kv(key, &v)?;
+            filters
+                .apply_kv(key, &v)
+                .map_err(|e| ToolError::Usage(format!("filters.{given}: {e}")))?;
         }
     }
     Ok(filters)
@@ -442,4 +459,27 @@ pub fn search_by_request(p: &SearchByParams) -> Result<(SearchRequest, Listing),
         limit: limit_of(p.limit, default_limit)?,
     };
     Ok((req, listing))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_filter_argument_out_of_its_range_is_named_as_the_agent_gave_it() {
+        let bad = SearchByFilters {
+            trust_min: Some(0.5),
+            ..SearchByFilters::default()
+        };
+        let said = search_by_filters(&bad, None)
+            .expect_err("refused")
+            .to_string();
+        assert!(said.starts_with("filters.trust_min/trust_max"), "{said}");
+        let good = SearchByFilters {
+            trust_min: Some(2.0),
+            weight_max: Some(0.5),
+            ..SearchByFilters::default()
+        };
+        assert!(search_by_filters(&good, None).is_ok());
+    }
 }
