@@ -270,8 +270,17 @@ ticket for the morning"
     );
     // marking again changes nothing
     assert!(apply_at(&store, &mark, now()).expect("again").is_no_op());
-    // superseding one of a pair by the other decides that pair (and only it); undone,
-    // the pair is back
+    // superseding one of a pair by the other decides that pair (and only it), also when
+    // a link between them was there before (the supersede then adds none); undone, the
+    // pair is back
+    let linked = Change::Link {
+        a: "exact".into(),
+        b: "copy".into(),
+        kind: "duplicates".into(),
+    };
+    apply_at(&store, &linked, now()).expect("link");
+    let after = pairs(&store, Queue::Duplicates);
+    assert_eq!(after.len(), 5);
     let supersede = Change::Supersede {
         keep: "copy".into(),
         old: "exact".into(),

@@ -370,12 +370,16 @@ impl<'r> Memories<'r> {
     }
 }
 
-/// True when `old` was superseded by `keep`: deprecated, with a `superseded_by` link to
-/// it (what a supersede writes).
+/// True when `old` was superseded by `keep`: deprecated, with the reason a supersede
+/// writes or a `superseded_by` link to it (a supersede adds none when a link to it is
+/// there already, a `duplicates` one say).
 fn superseded_by(old: &Memory, keep: &Memory) -> bool {
+    use crate::curate::edit::{STALE_REASON, SUPERSEDED_BY};
+    let reason = old.extra.get(STALE_REASON).and_then(|v| v.as_str());
     old.status == crate::model::Status::Deprecated
-        && old
-            .relationships
-            .iter()
-            .any(|r| r.target == keep.id && r.kind == crate::curate::edit::SUPERSEDED_BY)
+        && (reason == Some(&format!("superseded by {}", keep.id))
+            || old
+                .relationships
+                .iter()
+                .any(|r| r.target == keep.id && r.kind == SUPERSEDED_BY))
 }
