@@ -124,6 +124,18 @@ fn invalid_results_and_unknown_ids_are_refused_without_any_change() {
         matches!(&e, CurateError::Invalid { id, errors } if id == "a" && errors[0].field == "module")
     );
     assert!(e.is_usage());
+    // a new memory breaking a rule is named by the rule, not by an id it may only have
+    // been given on the way
+    let mut new = memlens::model::Memory::new("01KMADEUPID", "a body", now());
+    new.scope = Scope::Module;
+    let e = refused(&store, &Change::Create(Box::new(new)));
+    assert!(matches!(&e, CurateError::InvalidNew(errors) if errors[0].field == "module"));
+    assert!(e.is_usage());
+    assert!(!e.to_string().contains("01KMADEUPID"), "{e}");
+    assert!(
+        e.to_string().starts_with("the memory cannot be created: "),
+        "{e}"
+    );
     // a blank body is a memory too (SPEC §2), so it is not refused; a wrong weight is
     let e = refused(&store, &set_change("a", FieldValue::Weight(1.5)));
     assert!(e.to_string().contains("weight"), "{e}");

@@ -205,10 +205,8 @@ fn create(w: &mut StoreWriter, pending: &mut Pending, memory: &Memory) -> Curate
     memory.normalise();
     let errors = memory.validate();
     if !errors.is_empty() {
-        return Err(CurateError::Invalid {
-            id: memory.id,
-            errors,
-        });
+        // the id may be one made up for it: the rules broken say it all
+        return Err(CurateError::InvalidNew(errors));
     }
     if w.get(&memory.id)?.is_some() {
         return Err(CurateError::IdTaken(memory.id));

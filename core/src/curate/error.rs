@@ -51,6 +51,9 @@ pub enum CurateError {
         /// Every rule it would break.
         errors: Vec<FieldError>,
     },
+    /// A new memory that breaks a rule of the data model.
+    #[error("the memory cannot be created: {}", list(.0))]
+    InvalidNew(Vec<FieldError>),
     /// A new memory was given an id another memory has.
     #[error("a memory with id `{0}` exists already")]
     IdTaken(String),
@@ -128,6 +131,7 @@ impl CurateError {
             | CurateError::RepeatedField(_)
             | CurateError::BadValue { .. }
             | CurateError::Invalid { .. }
+            | CurateError::InvalidNew(_)
             | CurateError::MissingReason
             | CurateError::PurgeNotConfirmed(_)
             | CurateError::SelfLink(_)
