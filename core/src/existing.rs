@@ -35,7 +35,8 @@ pub enum OpenError {
 pub fn must_exist(path: &Path) -> Result<(), OpenError> {
     let path_buf = || path.to_path_buf();
     match std::fs::metadata(path) {
-        Err(_) if !path.exists() => Err(OpenError::NoStore { path: path_buf() }),
+        // what `Path::exists` says no to
+        Err(_) => Err(OpenError::NoStore { path: path_buf() }),
         Ok(m) if m.is_file() && m.len() == 0 => Err(OpenError::Empty { path: path_buf() }),
         // anything else is the store's open to judge (and to explain)
         _ => Ok(()),

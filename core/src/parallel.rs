@@ -22,7 +22,7 @@ pub(crate) fn in_parts<T: Send>(
 /// Below this many items, work of a few nanoseconds an item (keeping a page's first
 /// items of a list of matches) runs on one thread: starting a helper costs more than
 /// the half it would take.
-pub(crate) const LIGHT_PARALLEL_FROM: usize = 1 << 17;
+const LIGHT_PARALLEL_FROM: usize = 1 << 17;
 
 /// [`in_parts`] for work of a few nanoseconds an item: one part below
 /// [`LIGHT_PARALLEL_FROM`] items.

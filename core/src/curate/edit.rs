@@ -75,6 +75,22 @@ pub const NOT_DUPLICATE_OF: &str = "not_duplicate_of";
 /// The relationship kind from a superseded memory to the one that supersedes it.
 pub const SUPERSEDED_BY: &str = "superseded_by";
 
+/// How the `stale_reason` a supersede writes begins; the kept memory's id follows.
+const SUPERSEDED_PREFIX: &str = "superseded by ";
+
+/// True when `old` was superseded by the memory `keep`: deprecated, with the reason
+/// [`Edit::Supersede`] writes or a `superseded_by` link to it (a supersede adds no link
+/// when one to it is there already, a `duplicates` one say).
+pub(crate) fn is_superseded_by(old: &Memory, keep: &str) -> bool {
+    let reason = old.extra.get(STALE_REASON).and_then(|v| v.as_str());
+    old.status == Status::Deprecated
+        && (reason.and_then(|r| r.strip_prefix(SUPERSEDED_PREFIX)) == Some(keep)
+            || old
+                .relationships
+                .iter()
+                .any(|r| r.target == keep && r.kind == SUPERSEDED_BY))
+}
+
 impl Edit {
     /// Checks what does not depend on any memory (rating range, a reason present).
     pub fn check(&self) -> CurateResult<()> {
@@ -159,9 +175,10 @@ impl Edit {
                 .retain(|t| !tags.iter().any(|gone| gone.trim() == t)),
             Edit::Supersede { by } => {
                 memory.status = Status::Deprecated;
-                memory
-                    .extra
-                    .insert(STALE_REASON.into(), format!("superseded by {by}").into());
+                memory.extra.insert(
+                    STALE_REASON.into(),
+                    format!("{SUPERSEDED_PREFIX}{by}").into(),
+                );
                 clear_extra(memory, VALIDATED_BY);
                 if !memory.relationships.iter().any(|r| r.target == *by) {
                     memory.relationships.push(crate::model::Relationship {

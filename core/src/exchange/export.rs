@@ -70,7 +70,7 @@ pub fn export_hivelore(
             path: dir.to_path_buf(),
             reason: format!(
                 "already holds {}; export into a new or empty directory (files of memories since purged or moved would stay beside the new ones, and importing the directory would read them too)",
-                crate::words::counted(held, ".md file", ".md files")
+                crate::words::plural(held, ".md file")
             ),
         });
     }

@@ -347,44 +347,48 @@ pub(super) fn search_by_filters(
     });
     // (the filter, the arguments it comes from, their value)
     let pairs = [
-        ("type", "types", list(&f.types)),
-        ("exclude_type", "exclude_types", list(&f.exclude_types)),
-        ("tag", "tags", list(&f.tags)),
+        ("type", "filters.types", list(&f.types)),
+        (
+            "exclude_type",
+            "filters.exclude_types",
+            list(&f.exclude_types),
+        ),
+        ("tag", "filters.tags", list(&f.tags)),
         (
             "weight",
-            "weight_min/weight_max",
+            "filters.weight_min/weight_max",
             range(f.weight_min, f.weight_max),
         ),
         // remember-core compares `trust_score`, the confidentiality level
         (
             "trust_level",
-            "trust_min/trust_max (a level 1 … 5)",
+            "filters.trust_min/trust_max (a level 1 … 5)",
             range(f.trust_min, f.trust_max),
         ),
-        ("created_at", "date_from/date_to", dates),
+        ("created_at", "filters.date_from/date_to", dates),
         (
             "rating_min",
-            "rating_min",
+            "filters.rating_min",
             f.rating_min.map(|v| v.to_string()),
         ),
         (
             "relationship_count",
-            "relationship_count_min/relationship_count_max",
+            "filters.relationship_count_min/relationship_count_max",
             range(f.relationship_count_min, f.relationship_count_max),
         ),
         (
             "has_relationships",
-            "has_relationships",
+            "filters.has_relationships",
             f.has_relationships.map(|b| b.to_string()),
         ),
-        ("deleted", "deleted", deleted.map(str::to_string)),
+        ("deleted", "deleted_filter", deleted.map(str::to_string)),
     ];
     let mut filters = Filters::default();
     for (key, given, value) in pairs {
         if let Some(v) = value {
             filters
                 .apply_kv(key, &v)
-                .map_err(|e| ToolError::Usage(format!("filters.{given}: {e}")))?;
+                .map_err(|e| ToolError::Usage(format!("{given}: {e}")))?;
         }
     }
     Ok(filters)

@@ -197,11 +197,7 @@ fn check(line: &[u8], initialized: bool) -> Check {
     let kind = ["method", "result", "error"]
         .iter()
         .any(|k| message.contains_key(*k));
-    let id = message
-        .get("id")
-        .filter(|id| id.is_string() || id.is_number())
-        .cloned()
-        .unwrap_or(Value::Null);
+    let id = answer_id(message.get("id").cloned());
     if versioned && kind {
         if !(message.contains_key("method") && message.contains_key("id")) {
             return Check::Pass(Message::Other);
@@ -240,17 +236,20 @@ fn too_long(line: &[u8]) -> Check {
         #[serde(default)]
         id: Value,
     }
-    let id = serde_json::from_slice::<Id>(line)
-        .map(|m| m.id)
-        .ok()
-        .filter(|id| id.is_string() || id.is_number())
-        .unwrap_or(Value::Null);
+    let id = answer_id(serde_json::from_slice::<Id>(line).ok().map(|m| m.id));
     let message = format!(
         "Invalid Request: a message of {} bytes; memlens mcp reads messages of less than {} bytes (16 MiB)",
         line.len(),
         LONGEST_LINE
     );
     answer(id, -32600, message)
+}
+
+/// The id an error answer carries: the request's when it is one JSON-RPC allows (a
+/// string or a number), else null.
+fn answer_id(id: Option<Value>) -> Value {
+    id.filter(|id| id.is_string() || id.is_number())
+        .unwrap_or(Value::Null)
 }
 
 fn answer(id: Value, code: i64, message: String) -> Check {

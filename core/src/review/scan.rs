@@ -14,6 +14,7 @@ use super::queues::{
     stale_from,
 };
 use super::shingles::{Banding, Sketch};
+use crate::curate::edit::is_superseded_by;
 use crate::model::Memory;
 use crate::store::{StoreError, StoreReader, StoreResult};
 use std::cmp::Reverse;
@@ -230,7 +231,7 @@ impl Review {
                 continue;
             }
             // one superseded by the other: the pair is decided
-            if superseded_by(&a, &b) || superseded_by(&b, &a) {
+            if is_superseded_by(&a, &b.id) || is_superseded_by(&b, &a.id) {
                 continue;
             }
             let reason = match p.kind {
@@ -368,18 +369,4 @@ impl<'r> Memories<'r> {
     pub(super) fn finish(self) -> StoreResult<()> {
         self.error.map_or(Ok(()), Err)
     }
-}
-
-/// True when `old` was superseded by `keep`: deprecated, with the reason a supersede
-/// writes or a `superseded_by` link to it (a supersede adds none when a link to it is
-/// there already, a `duplicates` one say).
-fn superseded_by(old: &Memory, keep: &Memory) -> bool {
-    use crate::curate::edit::{STALE_REASON, SUPERSEDED_BY};
-    let reason = old.extra.get(STALE_REASON).and_then(|v| v.as_str());
-    old.status == crate::model::Status::Deprecated
-        && (reason == Some(&format!("superseded by {}", keep.id))
-            || old
-                .relationships
-                .iter()
-                .any(|r| r.target == keep.id && r.kind == SUPERSEDED_BY))
 }

@@ -85,14 +85,14 @@ impl StoreError {
         // a read past the end of the file: a page the store points to is not there
         let cut_short = detail.contains("failed to fill whole buffer");
         if cut_short || detail.to_lowercase().contains("corrupt") {
+            let detail = if cut_short {
+                format!("the file ends before data it points to, as if cut short: {detail}")
+            } else {
+                detail
+            };
             StoreError::Corrupt {
                 path: path.to_path_buf(),
-                detail: match cut_short {
-                    true => {
-                        format!("the file ends before data it points to, as if cut short: {detail}")
-                    }
-                    false => detail,
-                },
+                detail,
             }
         } else {
             StoreError::Storage {

@@ -108,6 +108,7 @@ fn unreadable(path: &Path, scratch: &Path, e: &StoreError) -> StoreError {
 
 /// Reads every memory row, the other metadata and the set-aside rows of the (recovered)
 /// scratch copy, without trusting any index.
+///
 /// A file redb will not open for writing (one cut short past its free pages, say) is
 /// read through a read-only open, which reads what its pages still hold.
 fn read_everything(scratch: &Path) -> StoreResult<Salvage> {
