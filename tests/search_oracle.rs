@@ -560,6 +560,45 @@ fn damaged_store_agrees(memories: &[Memory], remove: bool) {
     }
 }
 
+/// By ascending relevance, memories tied in score come older first, also where a
+/// match's score is told from where its characters stand (capitals after capitals: no
+/// bonus, the other case, so the positions' bound is the score itself): with more tied
+/// memories than the page holds, the page is the oldest of them, from the loaded index
+/// and from the persisted one, which scan the newest first.
+#[test]
+fn ascending_relevance_keeps_the_oldest_of_a_tie_told_from_positions() {
+    let memories: Vec<Memory> = (0..40usize)
+        .map(|i| {
+            Memory::new(
+                format!("doc{i}"),
+                "XAXXB".to_string(),
+                Timestamp(1_700_000_000_000_000_000 + i as i64 * 1_000_000_000),
+            )
+        })
+        .collect();
+    let (_dir, store) = store_with(&memories);
+    let reader = store.read().unwrap();
+    let searcher = Searcher::load(&reader).unwrap();
+    let docs = docs_of(reader.memories().unwrap());
+    for limit in [1, 5, 39] {
+        let req = SearchRequest {
+            query: "ab".into(),
+            engine: Engine::Fuzzy,
+            order: Some(Order::Asc),
+            limit,
+            ..SearchRequest::default()
+        };
+        let expected = oracle(&docs, &req);
+        assert_eq!(expected.ids.first().map(String::as_str), Some("doc0"));
+        let stored =
+            memlens::search::plan::answer(memlens::search::plan::Index::Stored(&reader), &req)
+                .unwrap();
+        for (source, got) in [("loaded", searcher.search(&req)), ("persisted", stored)] {
+            assert_agrees(&expected, &actual(&got), &format!("{source} {req:?}"));
+        }
+    }
+}
+
 /// Above 16k memories the scans run on several threads: still the oracle's answer.
 #[test]
 fn large_collections_scanned_in_parallel_agree_with_the_oracle() {

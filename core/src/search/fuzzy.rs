@@ -236,9 +236,16 @@ fn best_of(
     let mut best = Best::new(ranking, floor);
     let rank = |slot: u32| c.time_rank[slot as usize];
     let hay = |slot: u32| c.fuzzy.get(slot as usize);
+    let len = |slot: u32| hay(slot).len();
     match matches_among(c, pattern, part, best.ranks()) {
-        Some(matched) => best.scan(pattern, matched.newest_first(), rank, hay, &mut slots),
-        None => best.scan(pattern, untested(part), rank, hay, &mut slots),
+        Some(matched) => best.scan(
+            pattern,
+            matched.newest_first(),
+            rank,
+            (hay, len),
+            &mut slots,
+        ),
+        None => best.scan(pattern, untested(part), rank, (hay, len), &mut slots),
     }
     slots.reverse();
     (slots, best.kept())
@@ -395,16 +402,17 @@ impl<'a> Best<'a> {
     /// Tests the memories `candidates` gives, in that order, adding to `found` those
     /// the pattern matches and scoring into the best `k` those that can still be among
     /// them. `rank` gives a memory's time rank (not asked when `k` is 0), `hay` its
-    /// fuzzy haystack. Until a floor is known, first the memories that hold the
-    /// pattern as one run, the likely best; then the others, against the floor those
-    /// set. A memory the pattern is known to match comes with its greedy match
-    /// ([`Candidate`]).
+    /// fuzzy haystack and `len` that haystack's length in bytes (asked first, as it
+    /// may tell the haystack need not be read). Until a floor is known, first the
+    /// memories that hold the pattern as one run, the likely best; then the others,
+    /// against the floor those set. A memory the pattern is known to match comes with
+    /// its greedy match ([`Candidate`]).
     pub(crate) fn scan<'h, 'c>(
         &mut self,
         pattern: &FuzzyPattern,
         candidates: impl Iterator<Item = Candidate<'c>>,
         rank: impl Fn(u32) -> u32,
-        hay: impl Fn(u32) -> &'h str,
+        (hay, len): (impl Fn(u32) -> &'h str, impl Fn(u32) -> usize),
         found: &mut Vec<u32>,
     ) {
         let ranked = self.k > 0;
@@ -414,6 +422,15 @@ impl<'a> Best<'a> {
             let scored = match known {
                 // nothing to rank and it matches: nothing to score
                 Some(_) if !ranked => Scored::Above,
+                // among the worst, one that certainly scores above the k-th so far
+                // (whatever its time rank) is told from where its characters stand,
+                // without reading it
+                Some(first)
+                    if self.worst
+                        && pattern.surely_above(len(slot), first, self.ceiling(u32::MAX)) =>
+                {
+                    Scored::Above
+                }
                 Some(first) => self.score_match(pattern, hay(slot), first, rank(slot)),
                 None => self.score(pattern, hay(slot), rank(slot)),
             };
@@ -435,11 +452,18 @@ impl<'a> Best<'a> {
         }
     }
 
+    /// With [`Ranking::Worst`]: the most score with which a memory of time rank `rank`
+    /// can still be among the worst `k` (the last rank has the most: ties in score go
+    /// to the older).
+    fn ceiling(&self, rank: u32) -> i64 {
+        most_under(!self.floor.get(), rank)
+    }
+
     /// Scores a memory of time rank `rank` that may not match, as far as it can still be
     /// among the best `k`.
     fn score(&self, pattern: &FuzzyPattern, hay: &str, rank: u32) -> Scored {
         if self.worst {
-            return pattern.score_upto(hay, most_under(!self.floor.get(), rank));
+            return pattern.score_upto(hay, self.ceiling(rank));
         }
         match self.least(rank) {
             i64::MIN => pattern.score_runs_from(hay, &[], i64::MIN),
@@ -450,7 +474,7 @@ impl<'a> Best<'a> {
     /// [`Best::score`] of a memory the pattern matches, from its greedy match `first`.
     fn score_match(&self, pattern: &FuzzyPattern, hay: &str, first: &[u32], rank: u32) -> Scored {
         if self.worst {
-            return pattern.score_match_upto(hay, first, most_under(!self.floor.get(), rank));
+            return pattern.score_match_upto(hay, first, self.ceiling(rank));
         }
         match self.least(rank) {
             i64::MIN => pattern.score_runs_from(hay, first, i64::MIN),

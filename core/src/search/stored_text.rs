@@ -15,7 +15,7 @@ use crate::search::order::Placed;
 use crate::search::skim::FuzzyPattern;
 use crate::store::StoreReader;
 use memchr::memmem::Finder;
-use std::cell::{Cell, OnceCell};
+use std::cell::Cell;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -182,25 +182,18 @@ pub(crate) fn fuzzy(
                 {
                     return false;
                 }
-                // the text from the first document's haystack to the last's, checked as
-                // UTF-8 in one pass when a haystack is first scored (the subsequence test
-                // reads bytes); a haystack that does not begin and end on a character's
-                // boundary is damage
+                // a haystack is checked as UTF-8 when it is scored (the subsequence test
+                // reads bytes), and only then: most are never scored; one that is not
+                // UTF-8 is damage
                 let (first, last) = (slot(positions.start as u32), slot(positions.end as u32 - 1));
-                let begin = c.start_of(first);
-                let text = OnceCell::new();
                 let damaged = Cell::new(false);
                 let hay = |pos: u32| {
-                    let text = text.get_or_init(|| {
-                        std::str::from_utf8(&c.text()[begin..c.start_of(last + 1)]).ok()
-                    });
-                    let s = slot(pos);
-                    let within = c.start_of(s) - begin..c.start_of(s + 1) - begin;
-                    text.and_then(|t| t.get(within)).unwrap_or_else(|| {
+                    std::str::from_utf8(c.get(slot(pos))).unwrap_or_else(|_| {
                         damaged.set(true);
                         ""
                     })
                 };
+                let len = |pos: u32| c.get(slot(pos)).len();
                 // the positions whose haystack holds the pattern, found in one pass over
                 // the chunk's text, are the only ones worth scoring
                 let (within, mut at) = (&docs[positions.clone()], 0);
@@ -216,11 +209,17 @@ pub(crate) fn fuzzy(
                     },
                 );
                 match one_pass {
-                    Some(()) => best.scan(&pattern, matched.newest_first(), rank, hay, &mut found),
+                    Some(()) => best.scan(
+                        &pattern,
+                        matched.newest_first(),
+                        rank,
+                        (hay, len),
+                        &mut found,
+                    ),
                     None => {
                         let rev = (positions.start as u32..positions.end as u32).rev();
                         let untested = rev.map(|pos| (pos, None));
-                        best.scan(&pattern, untested, rank, hay, &mut found)
+                        best.scan(&pattern, untested, rank, (hay, len), &mut found)
                     }
                 }
                 !damaged.get()

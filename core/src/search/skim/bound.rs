@@ -208,6 +208,27 @@ pub(super) fn least_for_length(pattern_len: usize, len: usize) -> i32 {
     GAP_EXTENSION + pattern_len * least_gain + (pattern_len - 1) * GAP_START + gaps * GAP_EXTENSION
 }
 
+/// The least score the matrix gives a match whose greedy first positions are `first`
+/// (two or more): [`along`] of that alignment with no bonus but the consecutive one
+/// and each character matched in the other case, so from the positions alone, before
+/// the haystack is looked at. Offsets in bytes rather than characters only widen the
+/// gaps (an ASCII pattern character follows another at the next byte exactly when at
+/// the next character), so the bound holds for them too.
+pub(super) fn least_at(first: &[u32]) -> i64 {
+    let least_gain = (SCORE_MATCH + PENALTY_CASE_MISMATCH).max(0);
+    let mut m = i64::from(GAP_EXTENSION + least_gain);
+    for pair in first.windows(2) {
+        let gap = i64::from(pair[1]) - i64::from(pair[0]) - 1;
+        m += i64::from(least_gain)
+            + if gap == 0 {
+                i64::from(BONUS_CONSECUTIVE)
+            } else {
+                i64::from(GAP_START) + i64::from(GAP_EXTENSION) * gap
+            };
+    }
+    m
+}
+
 /// The score the matrix gives at least to the pattern's characters matched at
 /// `positions` (rising, each at or after its greedy first position).
 fn along(pattern: &[u8], choice: &[u8], case_sensitive: bool, positions: &[usize]) -> i32 {

@@ -246,19 +246,29 @@ impl FuzzyPattern {
 
     /// [`FuzzyPattern::score_upto`] of a haystack the pattern is known to match (found
     /// by [`FuzzyPattern::matches_in`], which gives `first` as for
-    /// [`FuzzyPattern::score_match_from`]): a match too short to score as low as
-    /// `ceiling` ([`bound::least_for_length`]) is [`Scored::Above`] before its
+    /// [`FuzzyPattern::score_match_from`]): a match that cannot score as low as
+    /// `ceiling` ([`FuzzyPattern::surely_above`]) is [`Scored::Above`] before its
     /// characters are looked for, as `score_upto` would find once it had looked.
     pub fn score_match_upto(&self, choice: &str, first: &[u32], ceiling: i64) -> Scored {
-        if let Some(pattern) = self.ascii.as_deref().filter(|p| p.len() >= 2)
-            && choice.len() <= BOUNDED_LEN
-            && i64::from(bound::least_for_length(pattern.len(), choice.len())) > ceiling
-        {
-            // a haystack's characters are never more than its bytes, and the least
-            // score only falls as the haystack grows
+        if self.surely_above(choice.len(), first, ceiling) {
             return Scored::Above;
         }
         self.upto(choice, first, ceiling)
+    }
+
+    /// Whether a haystack of `len` bytes that the pattern is known to match, with the
+    /// greedy first positions `first` ([`FuzzyPattern::matches_in`]; empty when not
+    /// known), certainly scores above `ceiling`, told without reading it: from its
+    /// length alone ([`bound::least_for_length`]: a haystack's characters are never
+    /// more than its bytes, and the least score only falls as the haystack grows),
+    /// then from the positions ([`bound::least_at`]).
+    pub fn surely_above(&self, len: usize, first: &[u32], ceiling: i64) -> bool {
+        let Some(pattern) = self.ascii.as_deref().filter(|p| p.len() >= 2) else {
+            return false;
+        };
+        len <= BOUNDED_LEN
+            && (i64::from(bound::least_for_length(pattern.len(), len)) > ceiling
+                || (first.len() == pattern.len() && bound::least_at(first) > ceiling))
     }
 
     /// Whether the pattern matches `choice` and, unless its score is certainly above

@@ -184,6 +184,10 @@ fn the_least_score_for_a_length_is_reached_but_for_one_leading_character() {
             Some(least + 1),
             "{choice} / {pattern}"
         );
+        // the bound from the greedy positions is the score itself here: no bonus, the
+        // other case, the gaps where they are
+        let first = greedy(&FuzzyPattern::new(pattern), choice);
+        assert_eq!(Some(bound::least_at(&first)), fresh(choice, pattern));
     }
 }
 
@@ -320,6 +324,23 @@ proptest! {
         let first = greedy(&p, &choice);
         prop_assert_eq!(first.is_empty(), !pattern.is_ascii());
         prop_assert_eq!(p.score_match_from(&choice, &first, floor), tested);
+    }
+
+    #[test]
+    fn the_bound_from_greedy_positions_is_never_above_the_score(
+        pattern in "[a-dA-D_ 1.]{2,6}",
+        fillers in proptest::collection::vec("[a-dA-D_ 1/.:é—-]{0,30}", 7),
+    ) {
+        // positions in bytes, as a one-pass test gives them, with characters of two and
+        // three bytes among the fillers
+        let choice = spread(&pattern, &fillers);
+        let p = FuzzyPattern::new(&pattern);
+        let first = greedy(&p, &choice);
+        prop_assert_eq!(first.len(), pattern.len());
+        let score = p.score(&choice);
+        prop_assert!(score.is_some());
+        let least = bound::least_at(&first);
+        prop_assert!(least <= score.unwrap_or(i64::MIN), "least {} above {:?}", least, score);
     }
 
     #[test]
