@@ -211,13 +211,13 @@ fn check(line: &[u8], initialized: bool) -> Check {
                 -32602,
                 "Invalid params: initialize takes params (protocolVersion, capabilities, clientInfo)".into(),
             ),
-            Some("ping") => Check::Pass(Message::Request),
+            Some("ping") => request(message, id),
             _ if !initialized => answer(
                 id,
                 -32002,
                 "Server not initialized: the first request of a session is initialize".into(),
             ),
-            _ => Check::Pass(Message::Request),
+            _ => request(message, id),
         };
     }
     let missing = if versioned {
@@ -226,6 +226,58 @@ fn check(line: &[u8], initialized: bool) -> Check {
         "\"jsonrpc\": \"2.0\""
     };
     answer(id, -32600, format!("Invalid Request: no {missing}"))
+}
+
+/// A request for the server, unless its params have the wrong shape: then the error
+/// answering it, with its `id`.
+fn request(message: &serde_json::Map<String, Value>, id: Value) -> Check {
+    match misshapen_params(message) {
+        Some(why) => answer(id, -32602, format!("Invalid params: {why}")),
+        None => Check::Pass(Message::Request),
+    }
+}
+
+/// What is wrong with the shape of a request's params, which the protocol library
+/// answers with no id (params that are not an object: MCP names every param) or as a
+/// method not found (a `tools/call` without a tool's name, or with arguments that are
+/// no object); `None` when the shape is right (what the arguments hold is for the tool
+/// to judge). Params of `null` are none, as the protocol library takes them.
+fn misshapen_params(message: &serde_json::Map<String, Value>) -> Option<String> {
+    let params = message.get("params").filter(|p| !p.is_null());
+    if let Some(p) = params.filter(|p| !p.is_object()) {
+        return Some(format!(
+            "params is an object (MCP names every param), not {}",
+            kind(p)
+        ));
+    }
+    if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+        return None;
+    }
+    let call = "tools/call takes params {\"name\": a tool's name, \"arguments\": an object}";
+    let Some(Value::Object(params)) = params else {
+        return Some(format!("{call}; no params were given"));
+    };
+    match params.get("name") {
+        Some(Value::String(_)) => {}
+        Some(other) => return Some(format!("{call}; the name is {}", kind(other))),
+        None => return Some(format!("{call}; no name was given")),
+    }
+    match params.get("arguments") {
+        None | Some(Value::Null | Value::Object(_)) => None,
+        Some(other) => Some(format!("{call}; the arguments are {}", kind(other))),
+    }
+}
+
+/// What kind of JSON value `v` is, in words.
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// The error for a line longer than [`LONGEST_LINE`], with the request's id when the line
@@ -268,6 +320,77 @@ mod tests {
             Check::Answer(bytes) => serde_json::from_slice(&bytes).expect("a JSON line"),
             other => panic!("{line}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_tool_call_of_the_wrong_shape_is_invalid_params_with_its_id() {
+        // the protocol library answered these -32601 "tools/call" (or -32600 without
+        // the id), which reads as a server without tools
+        for (params, says) in [
+            (r#""x""#, "not a string"),
+            ("5", "not a number"),
+            (
+                r#"{"name":"mem_get","arguments":"id"}"#,
+                "the arguments are a string",
+            ),
+            (
+                r#"{"name":"mem_get","arguments":[1]}"#,
+                "the arguments are an array",
+            ),
+            (r#"{"name":5,"arguments":{}}"#, "the name is a number"),
+            (r#"{"arguments":{}}"#, "no name was given"),
+            ("[1]", "not an array"),
+            ("null", "no params were given"),
+        ] {
+            let line =
+                format!(r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{params}}}"#);
+            let v = reply(&line);
+            assert_eq!(
+                (&v["id"], &v["error"]["code"]),
+                (&json!(7), &json!(-32602)),
+                "{line}"
+            );
+            let message = v["error"]["message"].as_str().unwrap_or_default();
+            assert!(message.contains(says), "{line}: {message}");
+        }
+        let bare = reply(r#"{"jsonrpc":"2.0","id":"b","method":"tools/call"}"#);
+        assert_eq!(
+            (&bare["id"], &bare["error"]["code"]),
+            (&json!("b"), &json!(-32602))
+        );
+        let message = bare["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("no params were given"), "{message}");
+        // the right shape reaches the server, which judges the arguments themselves
+        for params in [
+            r#"{"name":"mem_get","arguments":{"id":"x"}}"#,
+            r#"{"name":"mem_get","arguments":null}"#,
+            r#"{"name":"mem_get"}"#,
+            r#"{"name":"no_such_tool","arguments":{}}"#,
+        ] {
+            let line =
+                format!(r#"{{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{params}}}"#);
+            assert_eq!(
+                check(line.as_bytes(), true),
+                Check::Pass(Message::Request),
+                "{line}"
+            );
+        }
+        // params of null are none, as the protocol library takes them; an array is no
+        // MCP params for any method
+        for params in ["{}", "null"] {
+            let list =
+                format!(r#"{{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{params}}}"#);
+            assert_eq!(
+                check(list.as_bytes(), true),
+                Check::Pass(Message::Request),
+                "{list}"
+            );
+        }
+        let listed = reply(r#"{"jsonrpc":"2.0","id":10,"method":"tools/list","params":[]}"#);
+        assert_eq!(
+            (&listed["id"], &listed["error"]["code"]),
+            (&json!(10), &json!(-32602))
+        );
     }
 
     #[test]
