@@ -39,13 +39,7 @@ pub fn parse_object(
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(obj)) => Some(obj),
         Ok(other) => {
-            let kind = match other {
-                Value::Array(_) => "an array",
-                Value::String(_) => "a string",
-                Value::Number(_) => "a number",
-                Value::Bool(_) => "a boolean",
-                _ => "null",
-            };
+            let kind = crate::model::json::kind_of(&other);
             sink.problem(line, "json", format!("expected an object, found {kind}"));
             None
         }

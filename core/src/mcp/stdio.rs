@@ -10,6 +10,7 @@
 //! a task of its own, so a client that sends several without waiting (an update, then a
 //! read of what it wrote) would otherwise see them applied in any order.
 
+use crate::model::json::kind_of;
 use serde_json::{Value, json};
 use std::future::Future;
 use std::time::Duration;
@@ -247,7 +248,7 @@ fn misshapen_params(message: &serde_json::Map<String, Value>) -> Option<String> 
     if let Some(p) = params.filter(|p| !p.is_object()) {
         return Some(format!(
             "params is an object (MCP names every param), not {}",
-            kind(p)
+            kind_of(p)
         ));
     }
     if message.get("method").and_then(Value::as_str) != Some("tools/call") {
@@ -259,24 +260,12 @@ fn misshapen_params(message: &serde_json::Map<String, Value>) -> Option<String> 
     };
     match params.get("name") {
         Some(Value::String(_)) => {}
-        Some(other) => return Some(format!("{call}; the name is {}", kind(other))),
+        Some(other) => return Some(format!("{call}; the name is {}", kind_of(other))),
         None => return Some(format!("{call}; no name was given")),
     }
     match params.get("arguments") {
         None | Some(Value::Null | Value::Object(_)) => None,
-        Some(other) => Some(format!("{call}; the arguments are {}", kind(other))),
-    }
-}
-
-/// What kind of JSON value `v` is, in words.
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        Some(other) => Some(format!("{call}; the arguments are {}", kind_of(other))),
     }
 }
 

@@ -283,7 +283,9 @@ struct Reader {
     warnings: Vec<FieldError>,
 }
 
-fn kind_of(v: &Value) -> &'static str {
+/// What kind of JSON value `v` is, in words ("a string", "null"), for errors that say
+/// what was found.
+pub(crate) fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
