@@ -375,11 +375,15 @@ mod tests {
                 "{list}"
             );
         }
-        let listed = reply(r#"{"jsonrpc":"2.0","id":10,"method":"tools/list","params":[]}"#);
-        assert_eq!(
-            (&listed["id"], &listed["error"]["code"]),
-            (&json!(10), &json!(-32602))
-        );
+        for method in ["tools/list", "ping"] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":10,"method":"{method}","params":[]}}"#);
+            let v = reply(&line);
+            assert_eq!(
+                (&v["id"], &v["error"]["code"]),
+                (&json!(10), &json!(-32602)),
+                "{line}"
+            );
+        }
     }
 
     #[test]
