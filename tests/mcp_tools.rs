@@ -318,6 +318,16 @@ async fn bad_arguments_answer_an_error_with_a_message_and_the_server_goes_on() {
         ),
         (
             "remember_update_memory",
+            json!({"memory_id": "m001", "feel_salience": 0.2, "functional_salience": 0.9}),
+            "both name functional_salience",
+        ),
+        (
+            "remember_create_memory",
+            json!({"content": "x", "functional_salience": 0.2, "feel_salience": 0.2}),
+            "both name functional_salience",
+        ),
+        (
+            "remember_update_memory",
             json!({"memory_id": "m001"}),
             "nothing to update",
         ),

@@ -148,9 +148,19 @@ pub fn field_values(f: &MemoryFields) -> Result<(Vec<FieldValue>, Vec<String>), 
         out.push(FieldValue::Tags(tags.clone()));
     }
     let mut ignored = Vec::new();
+    // the scored dimensions set so far, by the argument that named them: a dimension
+    // and its alias both given (`feel_salience`, `functional_salience`) is refused, as
+    // `memlens set` refuses a field given twice, rather than one silently winning
+    let mut scored: Vec<(usize, &str)> = Vec::new();
     for (key, value) in &f.rest {
         if let Some(i) = input_dim_index(key) {
             let field = FEEL_DIMS[i].field;
+            if let Some((_, first)) = scored.iter().find(|(j, _)| *j == i) {
+                return Err(ToolError::usage(format!(
+                    "`{first}` and `{key}` both name {field}; give it once"
+                )));
+            }
+            scored.push((i, key));
             out.push(FieldValue::parse(field, &number_text(key, value)?)?);
         } else if Composite::from_field(key).is_some() {
             return Err(ToolError::usage(format!(
