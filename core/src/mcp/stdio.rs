@@ -48,7 +48,7 @@ where
             match check(&line, initialized) {
                 Check::Pass(kind) => {
                     initialized |= kind == Message::Initialize;
-                    // answers to anything not waited for (a batch) are not this one's
+                    // answers to anything not waited for are not this one's
                     while answers.try_recv().is_ok() {}
                     line.push(b'\n');
                     if to_server.write_all(&line).await.is_err() {
@@ -144,7 +144,7 @@ impl<'de> serde::Deserialize<'de> for Present {
 /// What becomes of a line from the client.
 #[derive(Debug, PartialEq)]
 enum Check {
-    /// A JSON-RPC message (or a batch of them): for the server.
+    /// A JSON-RPC message: for the server.
     Pass(Message),
     /// A blank line: nothing.
     Skip,
@@ -160,7 +160,7 @@ enum Message {
     Request,
     /// The `initialize` request, with its params: after it, any request may come.
     Initialize,
-    /// A notification, an answer to the server, or a batch: nothing to wait for.
+    /// A notification or an answer to the server: nothing to wait for.
     Other,
 }
 
@@ -186,7 +186,12 @@ fn check(line: &[u8], initialized: bool) -> Check {
     };
     let Value::Object(message) = &value else {
         if value.is_array() {
-            return Check::Pass(Message::Other);
+            // the protocol library refuses a batch with an error that has no id member
+            return answer(
+                Value::Null,
+                -32600,
+                "Invalid Request: a batch (a JSON array); memlens mcp reads one message a line, as MCP sends them".into(),
+            );
         }
         return answer(
             Value::Null,
@@ -202,6 +207,14 @@ fn check(line: &[u8], initialized: bool) -> Check {
     if versioned && kind {
         if !(message.contains_key("method") && message.contains_key("id")) {
             return Check::Pass(Message::Other);
+        }
+        if id.is_null() {
+            // refused by the protocol library too, with no id member in its error
+            return answer(
+                id,
+                -32600,
+                "Invalid Request: a request's id is a string or a number".into(),
+            );
         }
         return match message.get("method").and_then(Value::as_str) {
             Some("initialize") if message.get("params").is_some_and(Value::is_object) => {
@@ -463,11 +476,6 @@ mod tests {
                 r#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}"#,
                 Message::Request,
             ),
-            // an id rmcp cannot read is still answered (with an error): waited for
-            (
-                r#"{"jsonrpc": "2.0", "id": null, "method": "ping"}"#,
-                Message::Request,
-            ),
             (
                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\r",
                 Message::Other,
@@ -476,12 +484,22 @@ mod tests {
                 r#"{"jsonrpc": "2.0", "id": 1, "result": {}}"#,
                 Message::Other,
             ),
-            (
-                r#"[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]"#,
-                Message::Other,
-            ),
         ] {
             assert_eq!(check(pass.as_bytes(), true), Check::Pass(kind), "{pass}");
+        }
+        // a batch and a request whose id is no string or number: -32600 with an id
+        // member of null (the protocol library's own error had none)
+        for line in [
+            r#"[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]"#,
+            "[]",
+            r#"{"jsonrpc": "2.0", "id": null, "method": "ping"}"#,
+            r#"{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}"#,
+            r#"{"jsonrpc": "2.0", "id": true, "method": "tools/list"}"#,
+        ] {
+            let v = reply(line);
+            let error = v.as_object().and_then(|o| o.get("id"));
+            assert_eq!(error, Some(&Value::Null), "{line}: {v}");
+            assert_eq!(v["error"]["code"], -32600, "{line}");
         }
         assert_eq!(check(b"  \r", true), Check::Skip);
     }
