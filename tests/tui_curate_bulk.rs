@@ -15,6 +15,7 @@ use memlens::tui::state::Overlay;
 use memlens::tui::theme::ColorMode;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use std::collections::BTreeMap;
+use tui_common::curate::screen;
 use tui_common::{
     fixture, fixture_with, list_ids, literal_oracle, memories, session, session_with,
 };
@@ -259,11 +260,22 @@ fn marks_stay_on_memories_that_left_the_list_and_restore_brings_them_back() {
         2,
         "still marked, and counted on screen"
     );
+    // the title says the marks are on memories the list no longer holds
+    assert!(
+        screen(&b).contains("2 marked, 2 not in this list"),
+        "{}",
+        screen(&b)
+    );
     b.type_keys("R");
     for id in &ids {
         assert!(stored(&b, id).deleted_at.is_none());
         assert!(list_ids(&b).contains(id), "{id} is back in the list");
     }
+    let back = screen(&b);
+    assert!(
+        back.contains("2 marked") && !back.contains("not in this list"),
+        "{back}"
+    );
 }
 
 #[test]

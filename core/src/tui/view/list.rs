@@ -1,5 +1,6 @@
 //! The result list, virtualised: only the rows on screen are built, from the loaded page.
-//! Marked memories carry a mark; the title counts them.
+//! Marked memories carry a mark; the title counts them, and those the list no longer
+//! holds.
 
 use super::Look;
 use super::text::{inert, truncate, width};
@@ -10,6 +11,23 @@ use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
+
+/// The title's count of the marked memories, saying how many of them the list does not
+/// hold when it is all loaded (a verb moved them out, or the filters or query changed):
+/// the next verb still applies to them.
+fn marks(state: &State) -> String {
+    let marked = state.marked.len();
+    let hits = &state.results.hits;
+    let listed = hits
+        .iter()
+        .filter(|h| state.marked.contains(&h.memory.id))
+        .count();
+    if hits.len() >= state.results.total && listed < marked {
+        format!("{marked} marked, {} not in this list ", marked - listed)
+    } else {
+        format!("{marked} marked ")
+    }
+}
 
 /// Draws the list pane.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
@@ -35,10 +53,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
         title.push(Span::styled("deleted only ", look.theme.error()));
     }
     if !state.marked.is_empty() {
-        title.push(Span::styled(
-            format!("{} marked ", state.marked.len()),
-            look.theme.highlight(),
-        ));
+        title.push(Span::styled(marks(state), look.theme.highlight()));
     }
     let title = Line::from(title);
     let block = super::pane(title, focused, look);
