@@ -403,37 +403,23 @@ fn exports_go_to_stdout_or_a_file_and_leave_deleted_out_by_default() {
     );
     assert_eq!(export(h, &db).lines().count(), 200);
     let dir = h.join("md");
-    ok(
-        h,
-        &[
-            "export",
-            "--format",
-            "hivelore",
-            "--db",
-            s(&db),
-            "-o",
-            s(&dir),
-        ],
-    );
+    let to_dir = [
+        "export",
+        "--format",
+        "hivelore",
+        "--db",
+        s(&db),
+        "-o",
+        s(&dir),
+    ];
+    ok(h, &to_dir);
     let count = walk(&dir);
     assert_eq!(count, 200 - deleted);
     // a second export into the same directory would leave the files of memories since
     // purged beside the new ones: refused, nothing written
     let some = memories.iter().find(|m| m.deleted_at.is_none()).unwrap();
     ok(h, &["purge", &some.id, "--yes", "--db", s(&db)]);
-    let again = memlens(
-        h,
-        &[
-            "export",
-            "--format",
-            "hivelore",
-            "--db",
-            s(&db),
-            "-o",
-            s(&dir),
-        ],
-        &[],
-    );
+    let again = memlens(h, &to_dir, &[]);
     assert_eq!(again.status.code(), Some(1), "{}", stderr(&again));
     assert!(
         stderr(&again).contains(&format!("already holds {} .md files", 200 - deleted)),

@@ -59,11 +59,18 @@ pub(super) fn of(rows: &[Reach]) -> i32 {
     m1
 }
 
+/// The match score of a character matched in the other case: the least any match adds.
+const LEAST_GAIN: i32 = if SCORE_MATCH + PENALTY_CASE_MISMATCH > 0 {
+    SCORE_MATCH + PENALTY_CASE_MISMATCH
+} else {
+    0
+};
+
 /// The match score of haystack character `c` for pattern character `p`.
 #[inline]
 fn match_score(c: u8, p: u8, case_sensitive: bool) -> i32 {
     if !case_sensitive && c != p {
-        (SCORE_MATCH + PENALTY_CASE_MISMATCH).max(0)
+        LEAST_GAIN
     } else {
         SCORE_MATCH
     }
@@ -202,10 +209,9 @@ pub(super) fn above(
 /// together as long as the haystack leaves them. [`above`]'s greedy alignment scores
 /// at least this, so the matrix does too.
 pub(super) fn least_for_length(pattern_len: usize, len: usize) -> i32 {
-    let least_gain = (SCORE_MATCH + PENALTY_CASE_MISMATCH).max(0);
     let (pattern_len, len) = (pattern_len as i32, len as i32);
     let gaps = (len - pattern_len).max(0);
-    GAP_EXTENSION + pattern_len * least_gain + (pattern_len - 1) * GAP_START + gaps * GAP_EXTENSION
+    GAP_EXTENSION + pattern_len * LEAST_GAIN + (pattern_len - 1) * GAP_START + gaps * GAP_EXTENSION
 }
 
 /// The least score the matrix gives a match whose greedy first positions are `first`
@@ -215,11 +221,10 @@ pub(super) fn least_for_length(pattern_len: usize, len: usize) -> i32 {
 /// gaps (an ASCII pattern character follows another at the next byte exactly when at
 /// the next character), so the bound holds for them too.
 pub(super) fn least_at(first: &[u32]) -> i64 {
-    let least_gain = (SCORE_MATCH + PENALTY_CASE_MISMATCH).max(0);
-    let mut m = i64::from(GAP_EXTENSION + least_gain);
+    let mut m = i64::from(GAP_EXTENSION + LEAST_GAIN);
     for pair in first.windows(2) {
         let gap = i64::from(pair[1]) - i64::from(pair[0]) - 1;
-        m += i64::from(least_gain)
+        m += i64::from(LEAST_GAIN)
             + if gap == 0 {
                 i64::from(BONUS_CONSECUTIVE)
             } else {

@@ -18,14 +18,17 @@ use ratatui::widgets::Paragraph;
 fn marks(state: &State) -> String {
     let marked = state.marked.len();
     let hits = &state.results.hits;
+    // a list not all loaded cannot tell (drawn every frame: no count over its hits)
+    if hits.len() < state.results.total {
+        return format!("{marked} marked ");
+    }
     let listed = hits
         .iter()
         .filter(|h| state.marked.contains(&h.memory.id))
         .count();
-    if hits.len() >= state.results.total && listed < marked {
-        format!("{marked} marked, {} not in this list ", marked - listed)
-    } else {
-        format!("{marked} marked ")
+    match marked - listed {
+        0 => format!("{marked} marked "),
+        unseen => format!("{marked} marked, {unseen} not in this list "),
     }
 }
 
