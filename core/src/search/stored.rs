@@ -358,7 +358,10 @@ fn read_all_facts(
         return push_facts(c, |f| facts::each_chunk_in(table, .., f))
             .map_err(|e| storage(reader, e));
     }
-    let half = chunks / 2;
+    // the second half starts on a part's edge, so that when every document of the first
+    // half holds a memory its parts are shared on the append, not copied
+    let per_part = (crate::search::parts::PART_SLOTS / facts::CHUNK_DOCS as usize).max(1) as u32;
+    let half = chunks / 2 / per_part * per_part;
     let (tail, head) = crate::commit::both(
         true,
         || {
