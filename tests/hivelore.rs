@@ -297,8 +297,15 @@ fn hivelore_fixtures_export_back_key_for_key_with_bodies_unchanged() {
 fn hivelore_export_of_other_memories_imports_back_unchanged_but_for_source() {
     let (tmp, store) = temp_store();
     let mut originals = generate::memories(11, 300);
-    for m in &mut originals {
+    for (i, m) in originals.iter_mut().enumerate() {
         m.source = None;
+        // what a person changed in memlens goes out with the memory and comes back
+        m.curated.status = i % 3 == 0;
+        m.curated.text = i % 5 == 0;
+        if i % 7 == 0 {
+            m.curated.tags_added = vec!["mine".into()];
+            m.curated.tags_removed = vec!["noise".into(), "2026-01-01".into()];
+        }
     }
     import_jsonl(&store, "gen.jsonl", &generate::jsonl(&originals)).unwrap();
     let out = tmp.path().join("md");

@@ -260,7 +260,8 @@ fn source_json(s: &Source) -> Value {
     Value::Object(m)
 }
 
-fn curated_json(c: &Curated) -> Value {
+/// The `curated` marks as JSON: only the marks set.
+pub(crate) fn curated_json(c: &Curated) -> Value {
     let mut m = Map::new();
     if c.status {
         m.insert("status".into(), true.into());

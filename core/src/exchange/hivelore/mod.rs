@@ -32,7 +32,7 @@ pub const HIVELORE_TYPES: [&str; 8] = [
 
 /// Frontmatter keys that name memlens fields, in the order an export adds them when
 /// a file did not have them (`feel_*` follow `rating_count`, `rem_visits` comes last).
-pub const FIELD_KEYS: [&str; 22] = [
+pub const FIELD_KEYS: [&str; 23] = [
     "id",
     "title",
     "scope",
@@ -55,6 +55,7 @@ pub const FIELD_KEYS: [&str; 22] = [
     "rating_sum",
     "rating_count",
     "ratings",
+    "curated",
 ];
 
 /// True when a frontmatter key maps to a memlens field rather than to `extra`.
