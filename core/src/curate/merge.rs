@@ -8,6 +8,7 @@ use super::error::{CurateError, CurateResult};
 use super::link::held;
 use crate::model::{Memory, Relationship};
 use crate::store::StoreWriter;
+use serde_json::{Map, Value};
 
 /// The relationship kind from the memory kept to each memory merged into it.
 pub const MERGED_KIND: &str = "merged";
@@ -20,10 +21,14 @@ pub const MERGED_KIND: &str = "merged";
 /// - the ratings and reads of all (sums; the latest read);
 /// - the earliest creation time;
 /// - the relationships the merged memories hold to other memories, and a `merged`
-///   relationship to each merged memory.
+///   relationship to each merged memory;
+/// - in the fields memlens does not model (`extra`), the lists and mappings the merged
+///   memories add: hivelore's `anchor` paths and symbols, a `sensor` it lacks
+///   ([`gain_lists`]).
 pub fn merged_memory(kept: &Memory, merged: &[Memory]) -> Memory {
     let mut after = kept.clone();
     for m in merged {
+        gain_lists(&mut after.extra, &m.extra);
         if after.title.is_none() {
             after.title.clone_from(&m.title);
         }
@@ -61,6 +66,31 @@ pub fn merged_memory(kept: &Memory, merged: &[Memory]) -> Memory {
         });
     }
     after
+}
+
+/// What the kept memory's `extra` gains from a merged memory's `other`: a list or a
+/// mapping it lacks, each item a list of its own lacks (a list of paths, anchor's
+/// symbols), and within a mapping both hold, the same again. A single value (a date, a
+/// reason, a topic, a count) stays the kept memory's, and one only the merged memory
+/// had is not taken: it says something of that memory alone (`verified_at`,
+/// `stale_reason`, `expires_when`); the merged memory keeps it, soft-deleted.
+fn gain_lists(kept: &mut Map<String, Value>, other: &Map<String, Value>) {
+    for (key, theirs) in other {
+        match (kept.get_mut(key), theirs) {
+            (None, Value::Array(_) | Value::Object(_)) => {
+                kept.insert(key.clone(), theirs.clone());
+            }
+            (Some(Value::Array(mine)), Value::Array(items)) => {
+                for item in items {
+                    if !mine.contains(item) {
+                        mine.push(item.clone());
+                    }
+                }
+            }
+            (Some(Value::Object(mine)), Value::Object(fields)) => gain_lists(mine, fields),
+            _ => {}
+        }
+    }
 }
 
 /// Merges `from` into `into` (see [`merged_memory`]) and soft-deletes each of `from`
@@ -177,6 +207,35 @@ mod tests {
                 ("b", "merged"),
                 ("c", "merged")
             ]
+        );
+    }
+
+    #[test]
+    fn the_kept_memory_gains_the_lists_and_mappings_of_the_others_fields() {
+        let extra = |v: serde_json::Value| v.as_object().cloned().expect("an object");
+        let mut kept = memory("a", "one", &[], "2026-01-01T00:00:00Z");
+        kept.extra = extra(serde_json::json!({
+            "anchor": {"paths": ["src/a.ts"], "symbols": []},
+            "verified_at": "2026-02-01T00:00:00.000Z",
+            "revision_count": 1,
+        }));
+        let mut b = memory("b", "two", &[], "2026-01-01T00:00:00Z");
+        b.extra = extra(serde_json::json!({
+            "anchor": {"paths": ["tsconfig.base.json", "src/a.ts"], "symbols": ["init"], "commit": "abc"},
+            "sensor": {"kind": "regex", "pattern": "require\\(", "message": "ESM only"},
+            "verified_at": "2026-03-01T00:00:00.000Z",
+            "stale_reason": "old",
+            "revision_count": 4,
+        }));
+        let after = merged_memory(&kept, std::slice::from_ref(&b));
+        assert_eq!(
+            serde_json::Value::Object(after.extra),
+            serde_json::json!({
+                "anchor": {"paths": ["src/a.ts", "tsconfig.base.json"], "symbols": ["init"]},
+                "sensor": {"kind": "regex", "pattern": "require\\(", "message": "ESM only"},
+                "verified_at": "2026-02-01T00:00:00.000Z",
+                "revision_count": 1,
+            })
         );
     }
 
