@@ -97,7 +97,11 @@ pub fn check(path: &Path, scratch: &Path) -> StoreResult<CheckReport> {
     let db = match guarded_store(scratch, || open_scratch(scratch)) {
         Ok(db) => db,
         Err(e) => {
-            report.add(Area::File, redb_said(path, scratch, &e), RESTORE);
+            report.add(
+                Area::File,
+                redb_said(path, scratch, &e),
+                what_repair_saves(scratch),
+            );
             return Ok(report);
         }
     };
@@ -137,6 +141,18 @@ pub fn check(path: &Path, scratch: &Path) -> StoreResult<CheckReport> {
         report.add(Area::File, redb_said(path, scratch, &e), RESTORE);
     }
     Ok(report)
+}
+
+/// What to do with a store redb will not open: what `--repair` would read of it (the
+/// scratch copy, read as a repair reads it), or, when it can read nothing, a backup.
+fn what_repair_saves(scratch: &Path) -> String {
+    match guarded_store(scratch, || super::repair::read_everything(scratch)) {
+        Ok(salvage) => format!(
+            "restore the store from a backup or an export; `memlens check --repair` saves the {} memories that can still be read",
+            salvage.rows.len()
+        ),
+        Err(_) => "nothing in it can be read, not even by `memlens check --repair`: restore the store from a backup or an export".into(),
+    }
 }
 
 /// Opens the scratch copy for writing (recovering it when the store was not closed

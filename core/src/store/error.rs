@@ -41,6 +41,16 @@ pub enum StoreError {
         /// What redb reported.
         detail: String,
     },
+    /// Nothing of the file can be read: not even a repair saves anything of it.
+    #[error(
+        "{path}: nothing in the store can be read ({detail}), so nothing was repaired and the file is unchanged; restore it from a backup or an export"
+    )]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// What redb reported.
+        detail: String,
+    },
     /// The file or its directory cannot be read or written.
     #[error("{path}: {source}")]
     Io {

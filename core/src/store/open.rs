@@ -30,6 +30,16 @@ fn io(path: &Path, source: std::io::Error) -> StoreError {
     }
 }
 
+/// A read error while opening the file: one that ran past its end (a file cut short
+/// before the pages its header names) is damage, which `memlens check` explains.
+fn opening_io(path: &Path, source: std::io::Error) -> StoreError {
+    if source.kind() == std::io::ErrorKind::UnexpectedEof {
+        storage_error(path, source)
+    } else {
+        io(path, source)
+    }
+}
+
 /// Checks the file's first bytes before redb touches it, so a foreign file is never
 /// modified.
 fn check_magic(path: &Path) -> StoreResult<()> {
@@ -151,7 +161,7 @@ pub fn open_database(
             DatabaseError::DatabaseAlreadyOpen => StoreError::Locked {
                 path: path.to_path_buf(),
             },
-            DatabaseError::Storage(redb::StorageError::Io(source)) => io(path, source),
+            DatabaseError::Storage(redb::StorageError::Io(source)) => opening_io(path, source),
             other => storage_error(path, other),
         })?;
     check_or_stamp(&db, path, before_long)?;
@@ -215,7 +225,9 @@ pub(super) fn open_read_only(
             path: path.to_path_buf(),
         }),
         Err(DatabaseError::RepairAborted) => Ok(None),
-        Err(DatabaseError::Storage(redb::StorageError::Io(source))) => Err(io(path, source)),
+        Err(DatabaseError::Storage(redb::StorageError::Io(source))) => {
+            Err(opening_io(path, source))
+        }
         Err(other) => Err(storage_error(path, other)),
     }
 }

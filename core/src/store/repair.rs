@@ -80,9 +80,9 @@ pub fn repair(path: &Path, scratch: &Path, fresh: &Path, old: &Path) -> StoreRes
 }
 
 /// What a repair reads of the old store.
-struct Salvage {
+pub(super) struct Salvage {
     /// (record, stored bytes) of every memory row, in record order.
-    rows: Vec<(u32, Vec<u8>)>,
+    pub(super) rows: Vec<(u32, Vec<u8>)>,
     /// Metadata keys that are not the store format's own (a demo marker).
     meta: Vec<(String, Vec<u8>)>,
     /// Rows an earlier repair set aside.
@@ -98,11 +98,9 @@ fn unreadable(path: &Path, scratch: &Path, e: &StoreError) -> StoreError {
             .to_string()
             .replace(&scratch.display().to_string(), &path.display().to_string()),
     };
-    StoreError::Corrupt {
+    StoreError::Unreadable {
         path: path.to_path_buf(),
-        detail: format!(
-            "its memories cannot be read, so nothing was repaired and the file is unchanged: {why}"
-        ),
+        detail: why,
     }
 }
 
@@ -111,7 +109,7 @@ fn unreadable(path: &Path, scratch: &Path, e: &StoreError) -> StoreError {
 ///
 /// A file redb will not open for writing (one cut short past its free pages, say) is
 /// read through a read-only open, which reads what its pages still hold.
-fn read_everything(scratch: &Path) -> StoreResult<Salvage> {
+pub(super) fn read_everything(scratch: &Path) -> StoreResult<Salvage> {
     match Database::builder()
         .set_cache_size(open::BROWSE_CACHE_BYTES)
         .open(scratch)
