@@ -869,3 +869,50 @@ fn get_first_id(db: &std::path::Path) -> String {
         .expect("an id")
         .to_string()
 }
+
+/// A call of a tool that is not there is invalid params naming it and the tools there
+/// are; a client that closes its side before the session begins ends the server
+/// without an error (exit 0), as closing it after does.
+#[test]
+fn a_tool_of_no_such_name_is_named_and_a_client_gone_before_initialize_is_no_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 3);
+    let call = |name: &str| {
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+               "params": {"name": name, "arguments": {}}})
+        .to_string()
+    };
+    let lines = served(
+        &db,
+        &[
+            initialize().to_string(),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+            call("mem_serch"),
+        ],
+    );
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[1]["id"], 2);
+    assert_eq!(lines[1]["error"]["code"], -32602, "{}", lines[1]);
+    let message = lines[1]["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("\"mem_serch\"") && message.contains("mem_search, mem_unlink"),
+        "{message}"
+    );
+    for input in ["", "\n"] {
+        use std::io::Write;
+        let mut child = std::process::Command::new(mcp_support::bin())
+            .args(["mcp", "--db", db.to_str().unwrap()])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input.as_bytes()).unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{input:?}: {err}");
+        assert!(err.is_empty(), "{input:?}: {err}");
+    }
+}

@@ -13,5 +13,5 @@ pub fn run(store_path: &Path) -> CommandResult<()> {
         .map_err(|e| CommandError::io("tokio runtime", e))?;
     runtime
         .block_on(memlens::mcp::serve_stdio(store_path))
-        .map_err(|e| CommandError::Usage(e.to_string()))
+        .map_err(CommandError::Serve)
 }

@@ -57,6 +57,9 @@ pub enum CommandError {
     /// The arguments do not make sense together (exit code 2).
     #[error("{0}")]
     Usage(String),
+    /// `memlens mcp` stopped with an error (the session broke).
+    #[error(transparent)]
+    Serve(#[from] memlens::mcp::ServeError),
     /// The front door refused a request (a damaged index value, a change refused).
     #[error(transparent)]
     Collection(memlens::collection::CollectionError),

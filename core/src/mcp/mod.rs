@@ -117,6 +117,28 @@ fn result(outcome: Result<Value, ToolError>) -> CallToolResult {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for MemoryServer {
+    /// Calls the tool named; a name of no tool is invalid params naming it and the
+    /// tools there are (the protocol library's own error said only "tool not found").
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        if !self.tool_router.has_route(&request.name) {
+            let names: Vec<String> = (self.tool_router.list_all().into_iter())
+                .map(|t| t.name.to_string())
+                .collect();
+            let message = format!(
+                "no tool is named {:?}; the tools are {}",
+                request.name,
+                names.join(", ")
+            );
+            return Err(rmcp::ErrorData::invalid_params(message, None));
+        }
+        let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        self.tool_router.call(call).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("memlens", env!("CARGO_PKG_VERSION")))
@@ -146,6 +168,8 @@ pub async fn serve_stdio(path: &Path) -> Result<(), ServeError> {
     let carrying = tokio::spawn(carried);
     let served = match server.serve(transport).await {
         Ok(running) => running.waiting().await.map(drop).map_err(|e| e.to_string()),
+        // the client left before the session began: nothing was asked, nothing failed
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => Ok(()),
         Err(e) => Err(e.to_string()),
     };
     // every line the server wrote reaches the client before the process ends
