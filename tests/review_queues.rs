@@ -147,6 +147,7 @@ fn stale_by_status_time_expiry_and_missing_anchors() {
     status.status = Status::Stale;
     let mut unread = fresh("unread");
     unread.created_at = at("2025-01-01T00:00:00Z");
+    unread.updated_at = unread.created_at;
     unread.last_read_at = Some(at("2025-11-01T00:00:00Z")); // 212 days before now
     let mut read_lately = fresh("read-lately");
     read_lately.created_at = at("2024-01-01T00:00:00Z");
@@ -204,6 +205,11 @@ fn stale_by_status_time_expiry_and_missing_anchors() {
     // a day later than the clock says nothing is expired yet: the clock is the one given
     let earlier = ReviewOptions::at(at("2026-05-30T00:00:00Z"));
     assert!(!ids(&store, &earlier, Queue::Stale).contains(&"expired".to_string()));
+    // a person's approval is a look at it: the unread one and the one of status stale
+    // leave the queue; an expired one stays until its expiry changes
+    let approve = Change::edit(["unread", "status", "expired"], Edit::Approve);
+    apply_at(&store, &approve, now()).expect("approve");
+    assert_eq!(ids(&store, &without_project, Queue::Stale), ["expired"]);
 }
 
 const BASE: &str = "Retries on the payout webhook must carry the idempotency key or the ledger \

@@ -40,7 +40,8 @@ pub enum Queue {
     Pending,
     /// Validated by an agent or automatically, not by a person.
     Agent,
-    /// Status stale, unread for 180 days, expired, or anchored to files gone.
+    /// Status stale, neither read nor changed for 180 days, expired, or anchored to
+    /// files gone.
     Stale,
     /// Pairs of near-duplicate memories.
     Duplicates,

@@ -78,8 +78,8 @@ impl AnchorCheck {
     }
 }
 
-/// `stale`: status stale, or unread for [`STALE_AFTER_DAYS`] (never read: since it was
-/// written), or `expires_when` passed, or an anchor gone from the project. Memories
+/// `stale`: status stale, or unread and unchanged for [`STALE_AFTER_DAYS`]
+/// ([`last_attended`]), or `expires_when` passed, or an anchor gone from the project. Memories
 /// already deprecated or rejected are done with and not listed.
 pub fn is_stale(m: &Memory, options: &ReviewOptions, anchors: &mut AnchorCheck) -> Option<String> {
     if retired(m) {
@@ -93,10 +93,10 @@ pub fn is_stale(m: &Memory, options: &ReviewOptions, anchors: &mut AnchorCheck) 
     {
         return Some("expired".into());
     }
-    let last = last_read(m);
+    let last = last_attended(m);
     if last.days_until(options.now) >= STALE_AFTER_DAYS {
         let day: String = last.to_string().chars().take(10).collect();
-        return Some(format!("unread since {day}"));
+        return Some(format!("unread and unchanged since {day}"));
     }
     if let Some(root) = &options.root
         && let Some(path) = anchors.missing(root, m)
@@ -106,9 +106,14 @@ pub fn is_stale(m: &Memory, options: &ReviewOptions, anchors: &mut AnchorCheck) 
     None
 }
 
-/// When the memory was last read: its last read, or its writing when never read.
-pub fn last_read(m: &Memory) -> Timestamp {
-    m.last_read_at.unwrap_or(m.created_at).max(m.created_at)
+/// When someone last attended to the memory: its last read, its writing, or its last
+/// change (a person's approval or edit, an agent's update), whichever came last. A
+/// memory a person just approved from the stale queue is not stale any more.
+pub fn last_attended(m: &Memory) -> Timestamp {
+    m.last_read_at
+        .unwrap_or(m.created_at)
+        .max(m.created_at)
+        .max(m.updated_at)
 }
 
 /// When a memory that is not stale now becomes stale by the clock alone (its
@@ -118,7 +123,7 @@ pub fn stale_from(m: &Memory) -> Option<Timestamp> {
     if retired(m) || m.status == Status::Stale {
         return None;
     }
-    let unread = Timestamp(last_read(m).0.saturating_add(STALE_AFTER_DAYS * DAY));
+    let unread = Timestamp(last_attended(m).0.saturating_add(STALE_AFTER_DAYS * DAY));
     Some(expires_when(m).map_or(unread, |at| at.min(unread)))
 }
 

@@ -10,8 +10,8 @@ use super::conflicts::{ConflictIndex, conflict, keep_first};
 use super::duplicates::{DEFAULT_THRESHOLD, DuplicateIndex, DuplicateKind, Summary, verify};
 use super::fields::{expires_when, not_duplicate_of};
 use super::queues::{
-    AnchorCheck, ReviewOptions, agent_validated, is_pending, is_stale, last_read, needs_approval,
-    stale_from,
+    AnchorCheck, ReviewOptions, agent_validated, is_pending, is_stale, last_attended,
+    needs_approval, stale_from,
 };
 use super::shingles::{Banding, Sketch};
 use crate::curate::edit::is_superseded_by;
@@ -175,7 +175,7 @@ impl Review {
                 {
                     self.due.push(Reverse((at.0, doc)));
                 }
-                let entry = single(doc, m, reason, (last_read(m).0, 0));
+                let entry = single(doc, m, reason, (last_attended(m).0, 0));
                 self.put(Queue::Stale, entry, sorted);
             }
             None => {
