@@ -101,9 +101,9 @@ fn build<'a>(d: &'a DetailView, state: &State, look: Option<&Look<'_>>, w: usize
         w,
     );
     let mut rating = format!(
-        "{:.2} bayesian · {} ratings",
+        "{:.2} bayesian · {}",
         m.rating_bayesian(),
-        m.rating_count
+        crate::words::plural(m.rating_count as usize, "rating")
     );
     if let Some(avg) = m.rating_avg() {
         rating.push_str(&format!(" · avg {avg:.2}"));
