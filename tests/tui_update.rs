@@ -55,6 +55,9 @@ fn quit_and_close_or_quit() {
 #[test]
 fn help_toggles_and_closes() {
     let mut s = blank();
+    s.take_config(&memlens::tui::config::Config::defaults(
+        memlens::tui::theme::ColorMode::NoColor,
+    ));
     update(&mut s, Action::ToggleHelp);
     assert_eq!(s.overlay, Some(Overlay::Help { scroll: 0 }));
     update(&mut s, Action::ScrollDown);
@@ -767,4 +770,75 @@ fn keys_reach_the_search_bar_only_when_it_has_focus() {
     assert_eq!(b.state.query_text(), "jq", "the query stays");
     b.press(KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert!(b.state.quitting);
+}
+
+/// The help overlay and the detail pane page and jump to either end, and stop there:
+/// scrolled to the end, one line up shows the line before at once.
+#[test]
+fn help_and_detail_page_and_jump_to_either_end() {
+    let f = fixture();
+    let mut b = session(&f, (80, 24));
+    let note = "Keys come from the defaults";
+    b.type_keys("?");
+    assert!(!tui_common::screen(&b).contains(note));
+    b.press(KeyCode::End, KeyModifiers::NONE);
+    let end = tui_common::screen(&b);
+    assert!(end.contains(note), "{end}");
+    // the note is the help's last line: on the overlay's last row
+    let rows: Vec<&str> = end.lines().collect();
+    let at = rows.iter().position(|r| r.contains(note)).unwrap();
+    assert!(rows[at + 1].contains('╰'), "{end}");
+    b.press(KeyCode::Char('k'), KeyModifiers::NONE);
+    assert!(
+        !tui_common::screen(&b).contains(note),
+        "one line up hides the last"
+    );
+    b.press(KeyCode::Char('j'), KeyModifiers::NONE);
+    b.press(KeyCode::Char('j'), KeyModifiers::NONE);
+    assert_eq!(tui_common::screen(&b), end, "the end stops scrolling");
+    b.press(KeyCode::Char('g'), KeyModifiers::NONE);
+    let top = tui_common::screen(&b);
+    // the help's first line (the list's keys' title) on the overlay's first row
+    let rows: Vec<&str> = top.lines().collect();
+    let first = rows.iter().position(|r| r.contains(" Help ")).unwrap() + 1;
+    assert!(rows[first].contains("┃List "), "{top}");
+    assert!(!top.contains(note), "{top}");
+    b.press(KeyCode::PageDown, KeyModifiers::NONE);
+    let Some(Overlay::Help { scroll }) = b.state.overlay else {
+        panic!("help closed")
+    };
+    // a page is the overlay's height less its borders: 24 rows less 2 around, less 2
+    assert_eq!(scroll, 20);
+    b.press(KeyCode::PageUp, KeyModifiers::NONE);
+    b.press(KeyCode::PageUp, KeyModifiers::NONE);
+    assert_eq!(tui_common::screen(&b), top);
+    // the detail pane of the first memory beside the list: scores and body run past
+    // its height
+    let mut b = session(&f, (120, 24));
+    // the first memory that has scores: its detail runs past the pane
+    let mut last = 0;
+    for _ in 0..10 {
+        b.press(KeyCode::Enter, KeyModifiers::NONE);
+        assert_eq!(b.state.focus, Focus::Detail);
+        b.press(KeyCode::End, KeyModifiers::NONE);
+        last = b.state.detail_scroll;
+        if last > 1 {
+            break;
+        }
+        b.press(KeyCode::Esc, KeyModifiers::NONE);
+        b.press(KeyCode::Char('j'), KeyModifiers::NONE);
+    }
+    assert!(last > 1, "a detail pane longer than the screen");
+    let end = tui_common::screen(&b);
+    b.press(KeyCode::Char('j'), KeyModifiers::NONE);
+    assert_eq!(tui_common::screen(&b), end, "the end stops scrolling");
+    b.press(KeyCode::Char('k'), KeyModifiers::NONE);
+    assert_eq!(b.state.detail_scroll, last - 1);
+    b.press(KeyCode::PageDown, KeyModifiers::NONE);
+    assert_eq!(b.state.detail_scroll, last);
+    b.press(KeyCode::Home, KeyModifiers::NONE);
+    assert_eq!(b.state.detail_scroll, 0);
+    b.press(KeyCode::PageDown, KeyModifiers::NONE);
+    let page = b.state.detail_scroll;
+    assert!(page > 1 && page <= last, "{page} of {last}");
 }

@@ -195,3 +195,20 @@ pub fn list_ids(b: &Headless) -> Vec<String> {
         .map(|h| h.memory.id.clone())
         .collect()
 }
+
+/// The text of the screen `session` draws now, a line per row.
+#[allow(dead_code)]
+pub fn screen(session: &Headless) -> String {
+    let (w, h) = session.state.size;
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("terminal");
+    session.draw(&mut t, Timestamp::now()).expect("draw");
+    let buf = t.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -95,6 +95,14 @@ pub enum Action {
     ScrollDown,
     /// Scroll the detail pane (or help) up.
     ScrollUp,
+    /// Scroll the detail pane (or help) down a page.
+    ScrollPageDown,
+    /// Scroll the detail pane (or help) up a page.
+    ScrollPageUp,
+    /// Scroll the detail pane (or help) to its top.
+    ScrollToTop,
+    /// Scroll the detail pane (or help) to its end.
+    ScrollToEnd,
     /// Choose the next relationship in the detail pane.
     NextRelationship,
     /// Choose the previous relationship in the detail pane.
@@ -376,6 +384,10 @@ impl Action {
             Action::CloseFilters => "close the filter panel",
             Action::ScrollDown => "scroll down",
             Action::ScrollUp => "scroll up",
+            Action::ScrollPageDown => "scroll a page down",
+            Action::ScrollPageUp => "scroll a page up",
+            Action::ScrollToTop => "scroll to the top",
+            Action::ScrollToEnd => "scroll to the end",
             Action::NextRelationship => "next relationship",
             Action::PreviousRelationship => "previous relationship",
             Action::FollowRelationship => "follow the relationship",

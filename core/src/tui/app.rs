@@ -90,8 +90,7 @@ pub async fn run(
     let mut terminal = Terminal::new(backend)?;
     let size = terminal.size()?;
     let mut state = State::new(memories.name(), (size.width, size.height));
-    state.config_error = config.error.clone();
-    state.track_reads = config.track_reads;
+    state.take_config(&config);
 
     let (tx, mut rx) = mpsc::unbounded_channel();
     // the project's files, watched while the browser is open

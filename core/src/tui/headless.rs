@@ -36,8 +36,7 @@ impl Headless {
     /// for — the order the worker's answers arrive in when the load is quick.
     pub fn new(memories: Arc<dyn Collection>, config: Config, size: (u16, u16)) -> Headless {
         let mut state = State::new(memories.name(), size);
-        state.config_error = config.error.clone();
-        state.track_reads = config.track_reads;
+        state.take_config(&config);
         let mut session = Headless {
             state,
             config,

@@ -164,17 +164,39 @@ pub(super) fn settle_selection(state: &mut State, effects: &mut Vec<Effect>) {
     state.detail_scroll = state.detail_scroll.min(view::detail::max_scroll(state));
 }
 
-/// Scrolls the help overlay or the detail pane.
+/// Scrolls the help overlay (when it is open) or the detail pane by `delta` lines.
 pub(super) fn scroll(state: &mut State, delta: i32) {
-    if let Some(Overlay::Help { scroll }) = &mut state.overlay {
-        *scroll = scroll.saturating_add_signed(delta as i16);
-        return;
-    }
-    let max = view::detail::max_scroll(state);
-    state.detail_scroll = state
-        .detail_scroll
-        .saturating_add_signed(delta as i16)
-        .min(max);
+    scroll_with(state, |at, _, _| i64::from(at) + i64::from(delta));
+}
+
+/// Scrolls the help overlay or the detail pane by `pages` of its height.
+pub(super) fn scroll_pages(state: &mut State, pages: i32) {
+    scroll_with(state, |at, _, page| {
+        i64::from(at) + i64::from(pages) * i64::from(page.max(1))
+    });
+}
+
+/// Scrolls the help overlay or the detail pane to its end, or else its top.
+pub(super) fn scroll_to_end(state: &mut State, end: bool) {
+    scroll_with(state, |_, max, _| if end { i64::from(max) } else { 0 });
+}
+
+/// Moves the help overlay's or else the detail pane's first shown line to
+/// `to(current, last, page)`, kept between the top and the last (where the end of the
+/// text reaches the bottom): scrolled past the end and back, it moves at once.
+fn scroll_with(state: &mut State, to: impl Fn(u16, u16, u16) -> i64) {
+    let (last, page) = match state.overlay {
+        Some(Overlay::Help { .. }) => (
+            view::help::max_scroll(state.size, state.help_lines),
+            view::help::page(state.size),
+        ),
+        _ => (view::detail::max_scroll(state), view::detail::page(state)),
+    };
+    let at = match &mut state.overlay {
+        Some(Overlay::Help { scroll }) => scroll,
+        _ => &mut state.detail_scroll,
+    };
+    *at = u16::try_from(to(*at, last, page).clamp(0, i64::from(last))).unwrap_or(last);
 }
 
 /// Chooses another relationship in the detail pane.

@@ -149,6 +149,9 @@ impl Results {
 pub struct State {
     /// Terminal width and height.
     pub size: (u16, u16),
+    /// How many lines the help overlay has (the keymap in force's), so that scrolling
+    /// it stops at its end.
+    pub help_lines: usize,
     /// The pane that receives keys.
     pub focus: Focus,
     /// The overlay drawn on top, if any.
@@ -250,10 +253,20 @@ pub struct State {
 
 impl State {
     /// The starting state for a store at `store_path` on a terminal of `size`.
+    /// Takes what the screen needs of the config in force: its problem, whether opening
+    /// a memory counts as a read, and how long its help is.
+    pub fn take_config(&mut self, config: &super::config::Config) {
+        self.config_error.clone_from(&config.error);
+        self.track_reads = config.track_reads;
+        self.help_lines = super::view::help::line_count(&config.keymap);
+    }
+
+    /// A fresh state for a terminal of `size` (no config taken yet).
     pub fn new(store_path: String, size: (u16, u16)) -> State {
         let rows = filter_rows::all_rows().len();
         State {
             size,
+            help_lines: 0,
             focus: Focus::List,
             overlay: None,
             filters_open: false,

@@ -6,8 +6,8 @@ use super::curate;
 use super::effect::{Effect, HistogramJob};
 use super::filter_rows::FilterKind;
 use super::navigate::{
-    click, follow, go_back, keep_selection_visible, move_link, move_selection, scroll, search_done,
-    select, wheel,
+    click, follow, go_back, keep_selection_visible, move_link, move_selection, scroll,
+    scroll_pages, scroll_to_end, search_done, select, wheel,
 };
 use super::state::{Focus, Overlay, State, Tab, new_query_box};
 use super::view;
@@ -135,6 +135,10 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::ScrollDown => scroll(state, 1),
         Action::ScrollUp => scroll(state, -1),
+        Action::ScrollPageDown => scroll_pages(state, 1),
+        Action::ScrollPageUp => scroll_pages(state, -1),
+        Action::ScrollToTop => scroll_to_end(state, false),
+        Action::ScrollToEnd => scroll_to_end(state, true),
         Action::NextRelationship => move_link(state, 1),
         Action::PreviousRelationship => move_link(state, -1),
         Action::FollowRelationship => follow(state, &mut effects),

@@ -20,6 +20,11 @@ fn inner_size(state: &State) -> Option<(u16, u16)> {
     Some((area.width.saturating_sub(2), area.height.saturating_sub(2)))
 }
 
+/// How many lines the detail pane shows at once.
+pub fn page(state: &State) -> u16 {
+    inner_size(state).map_or(0, |(_, h)| h)
+}
+
 /// How far the detail pane can scroll.
 pub fn max_scroll(state: &State) -> u16 {
     let (Some((w, h)), Some(detail)) = (inner_size(state), &state.detail) else {

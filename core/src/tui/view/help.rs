@@ -8,8 +8,20 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-/// Every line of the help text.
-pub fn lines<'a>(keymap: &Keymap, look: &Look<'_>) -> Vec<Line<'a>> {
+/// One line of the help text, before it is styled.
+enum Row {
+    /// A blank line between parts.
+    Blank,
+    /// A part of the screen.
+    Title(&'static str),
+    /// Keys and what they do.
+    Entry(String, &'static str),
+    /// Where the keys come from.
+    Note,
+}
+
+/// Every line of the help text: each part of the screen with its keys.
+fn rows(keymap: &Keymap) -> Vec<Row> {
     let mut out = Vec::new();
     for section in Section::ALL {
         let entries = keymap.help_entries(section);
@@ -17,32 +29,68 @@ pub fn lines<'a>(keymap: &Keymap, look: &Look<'_>) -> Vec<Line<'a>> {
             continue;
         }
         if !out.is_empty() {
-            out.push(Line::default());
+            out.push(Row::Blank);
         }
-        out.push(Line::styled(
-            section.title().to_string(),
-            look.theme.accent(),
-        ));
+        out.push(Row::Title(section.title()));
         for (keys, action) in entries {
             let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
-            out.push(Line::from(vec![
-                Span::styled(format!("  {:<16}", keys.join(" ")), look.theme.highlight()),
-                Span::raw(action.describe()),
-            ]));
+            out.push(Row::Entry(keys.join(" "), action.describe()));
         }
     }
-    out.push(Line::default());
-    out.push(Line::styled(
-        "Keys come from the defaults and the [keys.*] tables of the config file.",
-        look.theme.muted(),
-    ));
+    out.push(Row::Blank);
+    out.push(Row::Note);
     out
+}
+
+/// How many lines the help text of `keymap` has.
+pub fn line_count(keymap: &Keymap) -> usize {
+    rows(keymap).len()
+}
+
+/// Every line of the help text, styled.
+pub fn lines<'a>(keymap: &Keymap, look: &Look<'_>) -> Vec<Line<'a>> {
+    (rows(keymap).into_iter())
+        .map(|row| match row {
+            Row::Blank => Line::default(),
+            Row::Title(title) => Line::styled(title.to_string(), look.theme.accent()),
+            Row::Entry(keys, what) => Line::from(vec![
+                Span::styled(format!("  {keys:<16}"), look.theme.highlight()),
+                Span::raw(what),
+            ]),
+            Row::Note => Line::styled(
+                "Keys come from the defaults and the [keys.*] tables of the config file.",
+                look.theme.muted(),
+            ),
+        })
+        .collect()
+}
+
+/// Where the overlay goes on a screen of `area`.
+fn frame_in(area: Rect) -> Rect {
+    super::centered(area, 64, area.height.saturating_sub(2))
+}
+
+/// How many lines of help a screen of `size` shows at once.
+pub fn page(size: (u16, u16)) -> u16 {
+    frame_in(Rect::new(0, 0, size.0, size.1))
+        .height
+        .saturating_sub(2)
+}
+
+/// How far help of `lines` lines scrolls on a screen of `size`: until its last line
+/// reaches the bottom.
+pub fn max_scroll(size: (u16, u16), lines: usize) -> u16 {
+    u16::try_from(lines.saturating_sub(usize::from(page(size)))).unwrap_or(u16::MAX)
 }
 
 /// Draws the overlay, scrolled by `scroll` lines.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, scroll: u16, look: &Look<'_>) {
-    let rect = super::centered(area, 64, area.height.saturating_sub(2));
-    let inner = super::overlay_block(frame, rect, " Help · j/k scroll · Esc close ", look);
+    let inner = super::overlay_block(
+        frame,
+        frame_in(area),
+        " Help · j/k scroll · Esc close ",
+        look,
+    );
     let all = lines(look.keymap, look);
     let max = all.len().saturating_sub(usize::from(inner.height));
     let top = usize::from(scroll).min(max);
