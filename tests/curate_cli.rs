@@ -227,6 +227,11 @@ fn link_and_unlink_from_the_command_line() {
         ok(&store, &["link", "b", "a", "--kind", "blocks"]),
         ["linked b and a as blocks (held by a)"]
     );
+    // linking again without a kind keeps the link's own
+    let again = ok(&store, &["link", "a", "b"]);
+    assert!(again[0].contains("already linked"), "{again:?}");
+    let a = store.read().unwrap().get("a").unwrap().unwrap();
+    assert_eq!(a.relationships[0].kind, "blocks");
     fails(&store, &["link", "a", "a"], 2, &["itself"]);
     fails(&store, &["link", "a", "ghost"], 1, &["ghost"]);
     assert_eq!(ok(&store, &["unlink", "b", "a"]), ["unlinked a from b"]);

@@ -313,6 +313,12 @@ fn link_is_undirected_stored_once_and_linking_again_only_changes_the_kind() {
     assert_eq!(a.updated_at, later);
     assert!(get(&store, "b").relationships.is_empty());
 
+    // no kind given: the link already there keeps its kind, and nothing changes
+    let before = snapshot(&store);
+    let blank = apply_at(&store, &link("a", "b", " "), at("2026-09-01T00:00:00Z")).unwrap();
+    assert!(blank.is_no_op());
+    assert_eq!(snapshot(&store), before);
+
     assert!(matches!(
         refused(&store, &link("a", "a", "x")),
         CurateError::SelfLink(_)

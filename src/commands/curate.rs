@@ -79,15 +79,16 @@ pub enum CurateCommand {
         #[arg(long)]
         yes: bool,
     },
-    /// Link two memories (undirected); linking again changes the kind.
+    /// Link two memories (undirected); linking again with --kind changes the kind.
     Link {
         /// One memory (it holds the relationship).
         a: String,
         /// The other memory.
         b: String,
-        /// The relationship kind.
-        #[arg(long, default_value = "related")]
-        kind: String,
+        /// The relationship kind: `related` when not given for a new link; a link
+        /// already there keeps its own unless one is given.
+        #[arg(long)]
+        kind: Option<String>,
     },
     /// Remove the link between two memories, whichever side holds it.
     Unlink {
@@ -176,7 +177,7 @@ impl CurateCommand {
             CurateCommand::Link { a, b, kind } => Change::Link {
                 a: a.clone(),
                 b: b.clone(),
-                kind: kind.clone(),
+                kind: kind.clone().unwrap_or_default(),
             },
             CurateCommand::Unlink { a, b } => Change::Unlink {
                 a: a.clone(),

@@ -26,13 +26,14 @@ pub enum Change {
         ids: Vec<String>,
     },
     /// Link two memories (undirected). An existing link between them keeps its side
-    /// and takes the new kind; the same kind again changes nothing.
+    /// and takes the new kind; the same kind again, or no kind, changes nothing.
     Link {
         /// The memory that holds a new relationship.
         a: String,
         /// The memory linked to.
         b: String,
-        /// The relationship kind; blank means `related`.
+        /// The relationship kind; blank means `related` for a new link and the kind it
+        /// has for a link already there.
         kind: String,
     },
     /// Remove every relationship between two memories, whichever side holds it.
@@ -104,7 +105,7 @@ impl Change {
     pub fn no_op_reason(&self) -> Option<&'static str> {
         match self {
             Change::Edit { edit, .. } => Some(edit.no_op_reason()),
-            Change::Link { .. } => Some("already linked with that kind"),
+            Change::Link { .. } => Some("already linked (with that kind, or no other given)"),
             Change::Supersede { .. } => Some("already superseded by it"),
             Change::Purge { .. }
             | Change::Unlink { .. }

@@ -22,6 +22,7 @@ pub(super) fn link(
     if a == b {
         return Err(CurateError::SelfLink(a.to_string()));
     }
+    let given = !kind.trim().is_empty();
     let kind = kind_or_default(kind);
     if kind.chars().any(char::is_control) {
         return Err(CurateError::BadValue {
@@ -32,10 +33,11 @@ pub(super) fn link(
     }
     let ma = existing(w, a)?;
     let mb = existing(w, b)?;
+    // no kind given: a link already there stays as it is
     let same_kind = |from: &Memory, to: &str| {
         from.relationships
             .iter()
-            .any(|r| r.target == to && r.kind == kind)
+            .any(|r| r.target == to && (r.kind == kind || !given))
     };
     if same_kind(&ma, b) || same_kind(&mb, a) {
         pending.unchanged.push(a.to_string());
