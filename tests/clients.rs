@@ -427,6 +427,16 @@ fn a_re_import_with_update_takes_the_sources_changes_and_keeps_the_persons_work(
         "update",
         source.to_str().unwrap(),
     ]);
+    // a line for each memory that kept a change made here, the others only counted
+    let named = report.lines().filter(|l| l.starts_with("updated ")).count();
+    let total = original.lines().count();
+    assert!(named >= 2 && named < total, "{report}");
+    assert!(
+        report.contains(&format!(
+            "0 new, {total} updated ({named} keeping changes made in memlens), 0 skipped"
+        )),
+        "{report}"
+    );
     let line = report
         .lines()
         .find(|l| l.starts_with(&format!("updated {a}:")))

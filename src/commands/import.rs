@@ -76,18 +76,27 @@ fn report(summary: &ImportSummary, store_path: &Path, out: &mut dyn Write) -> st
         .iter()
         .map(|(name, format)| format!("{name} ({format})"))
         .collect();
-    let counts = format!(
-        "{} new, {} replaced, {} skipped",
-        summary.added, summary.replaced, summary.skipped
-    );
-    for (id, kept) in &summary.updates {
-        let kept = if kept.is_empty() {
-            "nothing of its own".to_string()
-        } else {
-            kept.join(", ")
-        };
-        writeln!(out, "updated {id}: kept {kept}")?;
+    // an update names each memory that kept a change of yours; the others took the
+    // source's word whole and are only counted (a re-import of an unchanged project
+    // printed a line for every memory)
+    let keeping = summary.updates.iter().filter(|(_, kept)| !kept.is_empty());
+    for (id, kept) in keeping.clone() {
+        writeln!(out, "updated {id}: kept {}", kept.join(", "))?;
     }
+    let counts = if summary.updates.is_empty() {
+        format!(
+            "{} new, {} replaced, {} skipped",
+            summary.added, summary.replaced, summary.skipped
+        )
+    } else {
+        format!(
+            "{} new, {} updated ({} keeping changes made in memlens), {} skipped",
+            summary.added,
+            summary.replaced,
+            keeping.count(),
+            summary.skipped
+        )
+    };
     if summary.dry_run {
         writeln!(
             out,

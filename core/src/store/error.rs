@@ -26,7 +26,9 @@ pub enum StoreError {
         supported: u32,
     },
     /// Another process holds the file.
-    #[error("{path}: the store is open in another memlens process; close that one and try again")]
+    #[error(
+        "{path}: the store is open in another memlens process; wait for it to finish (an import, a write) or close it (a browser), then try again"
+    )]
     Locked {
         /// The file.
         path: PathBuf,
