@@ -22,9 +22,9 @@ pub const MERGED_KIND: &str = "merged";
 /// - the earliest creation time;
 /// - the relationships the merged memories hold to other memories, and a `merged`
 ///   relationship to each merged memory;
-/// - in the fields memlens does not model (`extra`), the lists and mappings the merged
-///   memories add: hivelore's `anchor` paths and symbols, a `sensor` it lacks
-///   ([`gain_lists`]).
+/// - in the fields memlens does not model (`extra`), the lists' items and the lists and
+///   mappings the merged memories add: hivelore's `anchor` paths and symbols, a
+///   `sensor` when it has none ([`gain_lists`]).
 pub fn merged_memory(kept: &Memory, merged: &[Memory]) -> Memory {
     let mut after = kept.clone();
     for m in merged {
@@ -68,27 +68,52 @@ pub fn merged_memory(kept: &Memory, merged: &[Memory]) -> Memory {
     after
 }
 
-/// What the kept memory's `extra` gains from a merged memory's `other`: a list or a
-/// mapping it lacks, each item a list of its own lacks (a list of paths, anchor's
-/// symbols), and within a mapping both hold, the same again. A single value (a date, a
-/// reason, a topic, a count) stays the kept memory's, and one only the merged memory
-/// had is not taken: it says something of that memory alone (`verified_at`,
-/// `stale_reason`, `expires_when`); the merged memory keeps it, soft-deleted.
+/// What the kept memory's `extra` gains from a merged memory's `other`: each list (of
+/// paths, of names) gains the items it lacks, a list or a mapping it lacks is taken
+/// whole (a `sensor` of the merged memory's when it has none), and hivelore's `anchor`
+/// gains the merged anchor's `paths` and `symbols`, which each name a place the
+/// memory is about. A mapping both hold otherwise stays the kept memory's: its parts
+/// go together (a sensor's paths are where its pattern is looked for, not where the
+/// other's is). A single value (a date, a reason, a topic, a count) stays the kept
+/// memory's, and one only the merged memory had is not taken: it says something of
+/// that memory alone (`verified_at`, `stale_reason`, `expires_when`); the merged memory
+/// keeps it, soft-deleted.
 fn gain_lists(kept: &mut Map<String, Value>, other: &Map<String, Value>) {
     for (key, theirs) in other {
         match (kept.get_mut(key), theirs) {
             (None, Value::Array(_) | Value::Object(_)) => {
                 kept.insert(key.clone(), theirs.clone());
             }
-            (Some(Value::Array(mine)), Value::Array(items)) => {
-                for item in items {
-                    if !mine.contains(item) {
-                        mine.push(item.clone());
+            (Some(Value::Array(mine)), Value::Array(items)) => gain_items(mine, items),
+            (Some(Value::Object(mine)), Value::Object(fields)) if key == ANCHOR => {
+                for list in ANCHOR_LISTS {
+                    match (mine.get_mut(list), fields.get(list)) {
+                        (Some(Value::Array(mine)), Some(Value::Array(items))) => {
+                            gain_items(mine, items);
+                        }
+                        (None, Some(items @ Value::Array(_))) => {
+                            mine.insert(list.to_string(), items.clone());
+                        }
+                        _ => {}
                     }
                 }
             }
-            (Some(Value::Object(mine)), Value::Object(fields)) => gain_lists(mine, fields),
             _ => {}
+        }
+    }
+}
+
+/// hivelore's frontmatter key for the files and symbols a memory is about.
+const ANCHOR: &str = "anchor";
+
+/// The lists of an anchor, each naming places the memory is about.
+const ANCHOR_LISTS: [&str; 2] = ["paths", "symbols"];
+
+/// Adds to `mine` each of `items` it lacks, in their order.
+fn gain_items(mine: &mut Vec<Value>, items: &[Value]) {
+    for item in items {
+        if !mine.contains(item) {
+            mine.push(item.clone());
         }
     }
 }
@@ -218,25 +243,36 @@ mod tests {
             "anchor": {"paths": ["src/a.ts"], "symbols": []},
             "verified_at": "2026-02-01T00:00:00.000Z",
             "revision_count": 1,
+            "topics": ["esm"],
         }));
         let mut b = memory("b", "two", &[], "2026-01-01T00:00:00Z");
         b.extra = extra(serde_json::json!({
             "anchor": {"paths": ["tsconfig.base.json", "src/a.ts"], "symbols": ["init"], "commit": "abc"},
-            "sensor": {"kind": "regex", "pattern": "require\\(", "message": "ESM only"},
+            "sensor": {"kind": "regex", "pattern": "require\\(", "paths": ["src/"], "message": "ESM only"},
             "verified_at": "2026-03-01T00:00:00.000Z",
             "stale_reason": "old",
             "revision_count": 4,
+            "topics": ["cjs", "esm"],
         }));
         let after = merged_memory(&kept, std::slice::from_ref(&b));
+        let b_sensor = b.extra["sensor"].clone();
         assert_eq!(
-            serde_json::Value::Object(after.extra),
+            serde_json::Value::Object(after.extra.clone()),
             serde_json::json!({
                 "anchor": {"paths": ["src/a.ts", "tsconfig.base.json"], "symbols": ["init"]},
-                "sensor": {"kind": "regex", "pattern": "require\\(", "message": "ESM only"},
+                "sensor": b_sensor,
                 "verified_at": "2026-02-01T00:00:00.000Z",
                 "revision_count": 1,
+                "topics": ["esm", "cjs"],
             })
         );
+        // a sensor of its own stays whole: the other's paths are not its
+        let mut c = memory("c", "three", &[], "2026-01-01T00:00:00Z");
+        c.extra = extra(serde_json::json!({
+            "sensor": {"kind": "regex", "pattern": "version", "paths": ["cli/"], "message": "no"},
+        }));
+        let again = merged_memory(&after, std::slice::from_ref(&c));
+        assert_eq!(again.extra["sensor"], b_sensor);
     }
 
     #[test]
