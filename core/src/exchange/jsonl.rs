@@ -57,7 +57,15 @@ pub fn json_reason(e: &serde_json::Error) -> String {
         Some(at) => &message[..at],
         None => message.as_str(),
     };
-    format!("invalid JSON: {message} (column {})", e.column())
+    // what serde_json says of a `\ud800` without its other half ("unexpected end of hex
+    // escape", "lone leading surrogate") does not say what is wrong with the text
+    let surrogate = message.contains("surrogate") || message.contains("end of hex escape");
+    let why = if surrogate {
+        " — a \\u escape from D800 to DFFF is half of a UTF-16 pair and names no character without its other half (a program wrote a string cut inside a character)"
+    } else {
+        ""
+    };
+    format!("invalid JSON: {message} (column {}){why}", e.column())
 }
 
 #[cfg(test)]
@@ -96,6 +104,27 @@ mod tests {
             lines[2],
             "t.jsonl:5: json: expected an object, found an array"
         );
+    }
+
+    #[test]
+    fn half_a_surrogate_pair_is_said_to_name_no_character() {
+        let text = r#"{"id":"a","body":"\ud800"}
+{"id":"b","body":"a\udc00b"}
+{"id":"c","body":"\ud83d\ude00"}
+"#;
+        let got = read_text(text);
+        let lines: Vec<String> = got.problems.iter().map(ToString::to_string).collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        for (line, n) in lines.iter().zip(1..) {
+            assert!(
+                line.starts_with(&format!("t.jsonl:{n}: json: invalid JSON: "))
+                    && line.contains("half of a UTF-16 pair"),
+                "{line}"
+            );
+        }
+        // a whole pair is a character
+        assert_eq!(got.memories.len(), 1);
+        assert_eq!(got.memories[0].2.body, "\u{1f600}");
     }
 
     #[test]
