@@ -389,10 +389,50 @@ fn a_file_memlens_cannot_read_is_never_written_over() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("cannot read this file"), "{err}");
+    // the refusal says why itself: the warning was printed on an earlier open
+    assert!(err.to_string().contains("invalid YAML"), "{err}");
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         broken,
         "the hand edit stays"
+    );
+}
+
+#[test]
+fn a_change_that_keeps_a_files_size_and_time_is_read_on_the_next_open() {
+    let Some(project) = TempProject::new("sametime") else {
+        return;
+    };
+    drop(open(&project));
+    let path = project.file(A);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let when = std::fs::metadata(&path).unwrap().modified().unwrap();
+    // one letter of the body changed, the time set back: the size and time as read
+    let edited = text.replacen("Reproduced in", "Reproduced iN", 1);
+    assert_ne!(edited, text);
+    assert_eq!(edited.len(), text.len());
+    std::fs::write(&path, &edited).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+    let store = open(&project);
+    let set = Change::edit([A], Edit::Set(vec![FieldValue::Type("decision".into())]));
+    let err = apply(&store, &set).unwrap_err();
+    assert!(err.to_string().contains("changed on disk"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+    drop(store);
+    // the next open reads it, as the error says, and the change then goes through
+    let store = open(&project);
+    let m = store.read().unwrap().get(A).unwrap().unwrap();
+    assert!(m.body.contains("Reproduced iN"), "{}", m.body);
+    apply(&store, &set).unwrap();
+    let now = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        now.contains("Reproduced iN") && now.contains("type: decision"),
+        "{now}"
     );
 }
 
@@ -422,4 +462,41 @@ fn a_second_file_with_a_memorys_id_is_not_read_and_takes_nothing_with_it() {
     assert!(synced.removed.is_empty(), "{:?}", synced.removed);
     assert!(store.read().unwrap().get(H).unwrap().is_some());
     assert_eq!(std::fs::read_to_string(project.file(H)).unwrap(), original);
+}
+
+#[test]
+fn a_second_file_with_a_memorys_id_holds_it_once_the_first_goes() {
+    let Some(project) = TempProject::new("dupheld") else {
+        return;
+    };
+    let store = open(&project);
+    apply(&store, &Change::edit([H], Edit::Rate(5))).unwrap();
+    let rated = store.read().unwrap().get(H).unwrap().expect("H");
+    assert_eq!(rated.rating_count, 1);
+    drop(store);
+    let dup = project.memories().join("team/zz-copy.md");
+    std::fs::copy(project.file(H), &dup).unwrap();
+    drop(reopen_warning(&project, "zz-copy.md: id"));
+    // the file that held the id goes: the copy holds it, and what only the index kept
+    // of the memory (its rating) stays
+    std::fs::remove_file(project.file(H)).unwrap();
+    let (store, synced) = Project::locate(&project.root)
+        .unwrap()
+        .open(&|_| {})
+        .unwrap();
+    assert!(synced.removed.is_empty(), "{:?}", synced.removed);
+    let m = store
+        .read()
+        .unwrap()
+        .get(H)
+        .unwrap()
+        .expect("the memory stays");
+    assert_eq!(
+        (m.rating_sum, m.rating_count),
+        (rated.rating_sum, rated.rating_count)
+    );
+    assert_eq!(
+        m.source.as_ref().and_then(|s| s.path.as_deref()),
+        Some("team/zz-copy.md")
+    );
 }

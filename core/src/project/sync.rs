@@ -65,6 +65,38 @@ impl RecordSink for One {
     fn warning(&mut self, _line: usize, _field: &str, _reason: String) {}
 }
 
+/// A memory file's name without `.md`: the id of a file that names none.
+fn stem_of(relative: &str) -> &str {
+    relative
+        .rsplit('/')
+        .next()
+        .and_then(|n| n.strip_suffix(".md"))
+        .unwrap_or_default()
+}
+
+/// Why the file at `relative`, holding `bytes`, is not read as a memory: its first
+/// problem, or else the id another file holds.
+pub(super) fn why_unread(relative: &str, bytes: &[u8]) -> String {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return "not valid UTF-8".into();
+    };
+    let mut one = One::default();
+    let now = Timestamp::now();
+    parse_memory(
+        text,
+        relative,
+        stem_of(relative),
+        &mut one,
+        &HashMap::new(),
+        now,
+    );
+    match (one.memory, one.problems.into_iter().next()) {
+        (_, Some(problem)) => problem,
+        (Some(m), None) => format!("its id `{}` is held by another file", m.id),
+        (None, None) => "not a memory".into(),
+    }
+}
+
 /// Reads the whole project against the index and applies what changed.
 pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, ProjectError> {
     let reader = store.read()?;
@@ -114,6 +146,27 @@ pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, Proj
         .filter(|(p, _)| p.as_str() != USAGE_KEY && !present.contains(p))
         .map(|(p, f)| (p.clone(), f.id.clone()))
         .collect();
+    // a file left unread because another held its id may hold it now that a file went
+    if gone.iter().any(|(_, id)| !id.is_empty()) {
+        let read: HashSet<String> = fresh.iter().map(|f| f.relative.clone()).collect();
+        let unread = known.iter().filter(|(p, f)| {
+            f.id.is_empty() && p.as_str() != USAGE_KEY && present.contains(p) && !read.contains(*p)
+        });
+        for (relative, _) in unread {
+            let path = project.file(relative);
+            let (Some(stat), Some(bytes)) = (
+                files::stat(&path)?,
+                read_at_most(&path, MAX_RECORD_BYTES).map_err(|e| ProjectError::io(&path, e))?,
+            ) else {
+                continue;
+            };
+            fresh.push(Fresh {
+                relative: relative.clone(),
+                bytes,
+                stat,
+            });
+        }
+    }
     let usage_stat = files::stat(&project.usage_path())?;
     let usage_changed = match (known.get(USAGE_KEY), usage_stat) {
         (Some(f), Some(s)) => !f.same_stat(&s),
@@ -191,15 +244,8 @@ fn apply(
     for f in fresh {
         let text = String::from_utf8(f.bytes.clone()).map_err(|_| "not valid UTF-8".to_string());
         let mut one = One::default();
-        let stem = f
-            .relative
-            .rsplit('/')
-            .next()
-            .and_then(|n| n.strip_suffix(".md"))
-            .unwrap_or_default()
-            .to_string();
         match &text {
-            Ok(t) => parse_memory(t, &f.relative, &stem, &mut one, &usage, now),
+            Ok(t) => parse_memory(t, &f.relative, stem_of(&f.relative), &mut one, &usage, now),
             Err(e) => one.problems.push(e.clone()),
         }
         let print = |id: &str| Fingerprint {

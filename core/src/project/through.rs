@@ -48,13 +48,21 @@ enum ThroughError {
     )]
     ChangedOnDisk(String),
     #[error(
-        "{0}: memlens cannot read this file as a memory (the warning when the project was read says why); nothing was written — fix the file, then make the change again"
+        "{0}: memlens cannot read this file as a memory ({1}); nothing was written — fix the file, then make the change again"
     )]
-    Unreadable(String),
+    Unreadable(String, String),
     #[error(transparent)]
     Project(#[from] ProjectError),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// Gives the file at `path` the modification time of now, its bytes unchanged.
+fn touch(path: &std::path::Path) -> std::io::Result<()> {
+    std::fs::File::options()
+        .write(true)
+        .open(path)?
+        .set_modified(std::time::SystemTime::now())
 }
 
 /// One file to write.
@@ -179,12 +187,16 @@ fn read_checked(
     };
     if let Some(known) = files::get(w, relative)? {
         if known.hash != files::hash(&bytes) || known.size != bytes.len() as u64 {
+            // a change that left the file's size and time as they were: given a time of
+            // its own, so that the next read of the project takes it, as the error says
+            let _ = touch(&path);
             return Err(ThroughError::ChangedOnDisk(relative.to_string()));
         }
         // read, but not as a memory (broken frontmatter, an id another file holds): its
         // memory as the index knows it would overwrite what the file says now
         if known.id.is_empty() {
-            return Err(ThroughError::Unreadable(relative.to_string()));
+            let why = super::sync::why_unread(relative, &bytes);
+            return Err(ThroughError::Unreadable(relative.to_string(), why));
         }
     }
     String::from_utf8(bytes)
