@@ -1,6 +1,6 @@
 //! A tool's arguments, read into their Rust type with the path of whatever does not fit
 //! named in the message (`filters.types: invalid type: string "note", expected a
-//! sequence`), so an agent learns which argument to fix. rmcp's own `Parameters` says
+//! list`), in JSON's words rather than Rust's, so an agent learns which argument to fix. rmcp's own `Parameters` says
 //! only what was wrong, not where.
 
 use rmcp::handler::server::common::FromContextPart;
@@ -29,7 +29,7 @@ impl<S, P: DeserializeOwned> FromContextPart<ToolCallContext<'_, S>> for Paramet
             .map(Parameters)
             .map_err(|e| {
                 let path = e.path().to_string();
-                let inner = e.into_inner();
+                let inner = plain_words(&e.into_inner().to_string());
                 // rmcp answers an error with this prefix as the tool's error result
                 let message = if path == "." {
                     format!("failed to deserialize parameters: {inner}")
@@ -38,5 +38,56 @@ impl<S, P: DeserializeOwned> FromContextPart<ToolCallContext<'_, S>> for Paramet
                 };
                 rmcp::ErrorData::invalid_params(message, None)
             })
+    }
+}
+
+/// serde's message in JSON's words rather than Rust's: "expected f64" becomes "expected
+/// a number", "expected u64" "expected a whole number of 0 or more", "a sequence" "a
+/// list", "a map" "an object".
+fn plain_words(message: &str) -> String {
+    const WORDS: [(&str, &str); 12] = [
+        ("expected f64", "expected a number"),
+        ("expected f32", "expected a number"),
+        ("expected u64", "expected a whole number of 0 or more"),
+        ("expected u32", "expected a whole number of 0 or more"),
+        ("expected u16", "expected a whole number of 0 or more"),
+        ("expected u8", "expected a whole number of 0 or more"),
+        ("expected usize", "expected a whole number of 0 or more"),
+        ("expected i64", "expected a whole number"),
+        ("expected i32", "expected a whole number"),
+        ("expected i8", "expected a whole number"),
+        ("a sequence", "a list"),
+        ("expected a map", "expected an object"),
+    ];
+    WORDS
+        .iter()
+        .fold(message.to_string(), |text, (rust, json)| {
+            text.replace(rust, json)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_words;
+
+    #[test]
+    fn rust_type_names_become_json_words() {
+        for (serde, plain) in [
+            (
+                r#"invalid type: string "high", expected f64"#,
+                r#"invalid type: string "high", expected a number"#,
+            ),
+            (
+                "invalid value: integer `-3`, expected u64",
+                "invalid value: integer `-3`, expected a whole number of 0 or more",
+            ),
+            (
+                r#"invalid type: string "note", expected a sequence"#,
+                r#"invalid type: string "note", expected a list"#,
+            ),
+            ("missing field `id`", "missing field `id`"),
+        ] {
+            assert_eq!(plain_words(serde), plain);
+        }
     }
 }

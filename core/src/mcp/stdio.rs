@@ -216,6 +216,16 @@ fn check(line: &[u8], initialized: bool) -> Check {
                 "Invalid Request: a request's id is a string or a number".into(),
             );
         }
+        if id.is_number() && id.as_i64().is_none() && id.as_u64().is_none() {
+            // refused by the protocol library with no id member; answered with it
+            return answer(
+                id.clone(),
+                -32600,
+                format!(
+                    "Invalid Request: the id {id} has a fraction; an id is a string or a whole number"
+                ),
+            );
+        }
         return match message.get("method").and_then(Value::as_str) {
             Some("initialize") if message.get("params").is_some_and(Value::is_object) => {
                 Check::Pass(Message::Initialize)
@@ -494,6 +504,16 @@ mod tests {
             assert_eq!(error, Some(&Value::Null), "{line}: {v}");
             assert_eq!(v["error"]["code"], -32600, "{line}");
         }
+        // an id with a fraction: -32600 carrying that id
+        let v = reply(r#"{"jsonrpc": "2.0", "id": 12.5, "method": "tools/list"}"#);
+        assert_eq!(
+            (v["id"].clone(), v["error"]["code"].clone()),
+            (json!(12.5), json!(-32600))
+        );
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains("12.5"),
+            "{v}"
+        );
         assert_eq!(check(b"  \r", true), Check::Skip);
     }
 
