@@ -500,3 +500,44 @@ fn a_second_file_with_a_memorys_id_holds_it_once_the_first_goes() {
         Some("team/zz-copy.md")
     );
 }
+
+#[test]
+fn a_rejected_memory_deleted_and_restored_after_the_index_is_lost_keeps_its_reason() {
+    let Some(project) = TempProject::new("rejectdel") else {
+        return;
+    };
+    let original = std::fs::read_to_string(project.file(D)).unwrap();
+    let reason = r#"we: now ship "CJS" too (see #12)"#;
+    {
+        let store = open(&project);
+        let reject = Edit::Reject {
+            reason: reason.into(),
+        };
+        apply(&store, &Change::edit([D], reject)).unwrap();
+        apply(
+            &store,
+            &Change::edit(
+                [D],
+                Edit::Delete {
+                    reason: Some("gone".into()),
+                },
+            ),
+        )
+        .unwrap();
+    }
+    assert!(!load(&project.memories())[D].served());
+    let p = Project::locate(&project.root).unwrap();
+    std::fs::remove_dir_all(p.index_dir()).unwrap();
+    let (store, _) = p.open(&|_| {}).unwrap();
+    apply(&store, &Change::edit([D], Edit::Restore)).unwrap();
+    let text = std::fs::read_to_string(project.file(D)).unwrap();
+    assert_eq!(load(&project.memories())[D].status(), "rejected", "{text}");
+    let m = store.read().unwrap().get(D).unwrap().unwrap();
+    assert_eq!(
+        m.extra.get("stale_reason").and_then(|v| v.as_str()),
+        Some(reason),
+        "{text}"
+    );
+    assert!(text.contains("we: now ship"), "{text}");
+    assert_ne!(text, original);
+}

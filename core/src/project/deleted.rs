@@ -4,14 +4,18 @@
 //!
 //! `deleted in memlens at 2026-12-02T10:00:00.000Z (status was validated): duplicate`
 //!
+//! and, when the memory had a `stale_reason` of its own (a rejection's reason), that
+//! too, as a JSON string: `… (status was rejected; stale_reason was "ships CJS"): dup`.
+//!
 //! The index keeps the memory's real status and `stale_reason`, so a restore writes
 //! back exactly what the file had. The marker lets an index built afresh (its cache
-//! removed) still see the memory as deleted and restore its status.
+//! removed) still see the memory as deleted and restore its status and reason.
 
 use crate::model::{Status, Timestamp};
 
 const PREFIX: &str = "deleted in memlens at ";
 const WAS: &str = " (status was ";
+const EARLIER: &str = "; stale_reason was ";
 
 /// What a deletion marker says.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,11 +26,23 @@ pub struct Deletion {
     pub status: Status,
     /// Why, when a reason was given.
     pub reason: Option<String>,
+    /// The `stale_reason` the memory had before it was deleted.
+    pub stale_reason: Option<String>,
 }
 
-/// The `stale_reason` written for a deleted memory.
-pub fn marker(at: Timestamp, status: Status, reason: Option<&str>) -> String {
-    let mut out = format!("{PREFIX}{at}{WAS}{})", status.as_str());
+/// The `stale_reason` written for a deleted memory that had `earlier` as its own.
+pub fn marker(
+    at: Timestamp,
+    status: Status,
+    reason: Option<&str>,
+    earlier: Option<&str>,
+) -> String {
+    let mut out = format!("{PREFIX}{at}{WAS}{}", status.as_str());
+    if let Some(e) = earlier.filter(|e| !e.is_empty()) {
+        out.push_str(EARLIER);
+        out.push_str(&serde_json::Value::from(e).to_string());
+    }
+    out.push(')');
     if let Some(r) = reason.filter(|r| !r.is_empty()) {
         out.push_str(": ");
         out.push_str(r);
@@ -38,7 +54,15 @@ pub fn marker(at: Timestamp, status: Status, reason: Option<&str>) -> String {
 pub fn parse(stale_reason: &str) -> Option<Deletion> {
     let rest = stale_reason.strip_prefix(PREFIX)?;
     let (at, rest) = rest.split_once(WAS)?;
-    let (status, rest) = rest.split_once(')')?;
+    let end = rest.find([')', ';'])?;
+    let (status, mut rest) = rest.split_at(end);
+    let mut stale_reason = None;
+    if let Some(quoted) = rest.strip_prefix(EARLIER) {
+        let mut strings = serde_json::Deserializer::from_str(quoted).into_iter::<String>();
+        stale_reason = Some(strings.next()?.ok()?);
+        rest = &quoted[strings.byte_offset()..];
+    }
+    let rest = rest.strip_prefix(')')?;
     let reason = match rest.strip_prefix(": ") {
         Some(r) => Some(r.to_string()),
         None if rest.is_empty() => None,
@@ -48,6 +72,7 @@ pub fn parse(stale_reason: &str) -> Option<Deletion> {
         at: Timestamp::parse(at)?,
         status: status.parse().ok()?,
         reason,
+        stale_reason,
     })
 }
 
@@ -58,7 +83,7 @@ mod tests {
     #[test]
     fn markers_read_back() {
         let at = Timestamp::parse("2026-12-02T10:00:00.000Z").unwrap();
-        let text = marker(at, Status::Validated, Some("dup: see x"));
+        let text = marker(at, Status::Validated, Some("dup: see x"), None);
         assert_eq!(
             text,
             "deleted in memlens at 2026-12-02T10:00:00.000Z (status was validated): dup: see x"
@@ -66,10 +91,20 @@ mod tests {
         let back = parse(&text).unwrap();
         assert_eq!(back.status, Status::Validated);
         assert_eq!(back.reason.as_deref(), Some("dup: see x"));
+        assert_eq!(back.stale_reason, None);
         assert_eq!(
-            parse(&marker(at, Status::Draft, None)).unwrap().reason,
+            parse(&marker(at, Status::Draft, None, None))
+                .unwrap()
+                .reason,
             None
         );
         assert_eq!(parse("superseded by y"), None);
+        // a rejection's reason, quotes, parentheses and all, comes back whole
+        let earlier = r#"we "now" ship (CJS) too; see \x"#;
+        let text = marker(at, Status::Rejected, Some("dup (b)"), Some(earlier));
+        let back = parse(&text).unwrap();
+        assert_eq!(back.status, Status::Rejected);
+        assert_eq!(back.stale_reason.as_deref(), Some(earlier));
+        assert_eq!(back.reason.as_deref(), Some("dup (b)"));
     }
 }

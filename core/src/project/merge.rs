@@ -99,7 +99,8 @@ fn apply_deletion(m: &mut Memory, stored: Option<&Memory>) {
             m.status = d.status;
             m.deleted_at = Some(d.at);
             m.deleted_reason = d.reason;
-            m.extra.insert("stale_reason".into(), Value::Null);
+            let earlier = d.stale_reason.map_or(Value::Null, Value::from);
+            m.extra.insert("stale_reason".into(), earlier);
         }
         (None, _) => {
             m.deleted_at = None;

@@ -336,7 +336,10 @@ fn wanted(
         }
         let v = match (k.as_str(), memory.deleted_at) {
             ("stale_reason", Some(at)) => {
-                deleted::marker(at, memory.status, memory.deleted_reason.as_deref()).into()
+                // the memory's own reason goes inside the marker, for a fresh index
+                let earlier = v.as_str().filter(|r| deleted::parse(r).is_none());
+                let why = memory.deleted_reason.as_deref();
+                deleted::marker(at, memory.status, why, earlier).into()
             }
             _ => v.clone(),
         };
@@ -347,7 +350,7 @@ fn wanted(
     {
         out.push((
             "stale_reason".into(),
-            Some(deleted::marker(at, memory.status, memory.deleted_reason.as_deref()).into()),
+            Some(deleted::marker(at, memory.status, memory.deleted_reason.as_deref(), None).into()),
         ));
     }
     if let Some(old) = old {
