@@ -743,22 +743,27 @@ async fn the_review_tool_lists_the_queues_the_command_line_lists() {
     client.close().await;
 }
 
-/// Every line `memlens mcp` on `db` writes for `lines` sent at once (without waiting
-/// for answers), each parsed.
-fn served(db: &std::path::Path, lines: &[String]) -> Vec<Value> {
+/// `memlens mcp` on `db` run to its end on `input` (sent at once, then closed).
+fn run_mcp(db: &std::path::Path, input: &str) -> std::process::Output {
     use std::io::Write;
     let mut child = std::process::Command::new(mcp_support::bin())
         .args(["mcp", "--db", db.to_str().unwrap()])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let all: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    stdin.write_all(all.as_bytes()).unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
     drop(stdin);
-    let out = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Every line `memlens mcp` on `db` writes for `lines` sent at once (without waiting
+/// for answers), each parsed.
+fn served(db: &std::path::Path, lines: &[String]) -> Vec<Value> {
+    let all: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let out = run_mcp(db, &all);
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -899,18 +904,7 @@ fn a_tool_of_no_such_name_is_named_and_a_client_gone_before_initialize_is_no_fai
         "{message}"
     );
     for input in ["", "\n"] {
-        use std::io::Write;
-        let mut child = std::process::Command::new(mcp_support::bin())
-            .args(["mcp", "--db", db.to_str().unwrap()])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(input.as_bytes()).unwrap();
-        drop(stdin);
-        let out = child.wait_with_output().unwrap();
+        let out = run_mcp(&db, input);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{input:?}: {err}");
         assert!(err.is_empty(), "{input:?}: {err}");

@@ -46,6 +46,21 @@ struct Fresh {
     stat: Stat,
 }
 
+impl Fresh {
+    /// The file at `relative`, of `stat`, read (no bytes when it is larger than a memory
+    /// may be: then it is not one).
+    fn read(project: &Project, relative: &str, stat: Stat) -> Result<Fresh, ProjectError> {
+        let path = project.file(relative);
+        let bytes =
+            read_at_most(&path, MAX_RECORD_BYTES).map_err(|e| ProjectError::io(&path, e))?;
+        Ok(Fresh {
+            relative: relative.to_string(),
+            bytes: bytes.unwrap_or_default(),
+            stat,
+        })
+    }
+}
+
 /// Collects what one file parses to.
 #[derive(Default)]
 struct One {
@@ -113,18 +128,9 @@ pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, Proj
         if old.is_some_and(|f| f.same_stat(&stat)) {
             continue;
         }
-        let Some(bytes) =
-            read_at_most(&path, MAX_RECORD_BYTES).map_err(|e| ProjectError::io(&path, e))?
-        else {
-            fresh.push(Fresh {
-                relative: relative.clone(),
-                bytes: Vec::new(),
-                stat,
-            });
-            continue;
-        };
+        let file = Fresh::read(project, relative, stat)?;
         match old {
-            Some(f) if f.size == stat.size && f.hash == files::hash(&bytes) => {
+            Some(f) if f.size == stat.size && f.hash == files::hash(&file.bytes) => {
                 touched.push((
                     relative.clone(),
                     Fingerprint {
@@ -133,11 +139,7 @@ pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, Proj
                     },
                 ));
             }
-            _ => fresh.push(Fresh {
-                relative: relative.clone(),
-                bytes,
-                stat,
-            }),
+            _ => fresh.push(file),
         }
     }
     let present: HashSet<&String> = on_disk.iter().collect();
@@ -152,20 +154,13 @@ pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, Proj
         let unread = known.iter().filter(|(p, f)| {
             f.id.is_empty() && p.as_str() != USAGE_KEY && present.contains(p) && !read.contains(*p)
         });
+        let mut again = Vec::new();
         for (relative, _) in unread {
-            let path = project.file(relative);
-            let (Some(stat), Some(bytes)) = (
-                files::stat(&path)?,
-                read_at_most(&path, MAX_RECORD_BYTES).map_err(|e| ProjectError::io(&path, e))?,
-            ) else {
-                continue;
-            };
-            fresh.push(Fresh {
-                relative: relative.clone(),
-                bytes,
-                stat,
-            });
+            if let Some(stat) = files::stat(&project.file(relative))? {
+                again.push(Fresh::read(project, relative, stat)?);
+            }
         }
+        fresh.extend(again);
     }
     let usage_stat = files::stat(&project.usage_path())?;
     let usage_changed = match (known.get(USAGE_KEY), usage_stat) {

@@ -92,8 +92,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, scroll: u16, look: &Look<'_>) {
         look,
     );
     let all = lines(look.keymap, look);
-    let max = all.len().saturating_sub(usize::from(inner.height));
-    let top = usize::from(scroll).min(max);
+    // clamped here too: a resize since the last scroll may have made the page taller
+    let top = usize::from(scroll.min(max_scroll((area.width, area.height), all.len())));
     let visible: Vec<Line<'_>> = all
         .into_iter()
         .skip(top)
