@@ -842,3 +842,52 @@ fn help_and_detail_page_and_jump_to_either_end() {
     let page = b.state.detail_scroll;
     assert!(page > 1 && page <= last, "{page} of {last}");
 }
+
+/// The help overlay's title and the filter panel's hint name the keys in force: a
+/// config that moves them is what they show.
+#[test]
+fn help_title_and_filter_hint_name_the_keys_in_force() {
+    use memlens::tui::config::Config;
+    use memlens::tui::theme::ColorMode;
+    let f = fixture();
+    let text = r#"
+[keys.help]
+"ctrl-d" = "scroll_down"
+"ctrl-e" = "scroll_up"
+"x" = "close_overlay"
+"j" = "none"
+"k" = "none"
+"down" = "none"
+"up" = "none"
+"esc" = "none"
+"?" = "none"
+"q" = "none"
+[keys.filters]
+"z" = "lower_bound_down"
+"h" = "none"
+"esc" = "none"
+"c" = "close_filters"
+"#;
+    let config = Config::parse(text, ColorMode::NoColor).expect("valid config");
+    let mut b = tui_common::session_with(&f, (120, 40), config);
+    b.dispatch(Action::ToggleHelp);
+    let screen = tui_common::screen(&b);
+    assert!(
+        screen.contains("Help · Ctrl-d/Ctrl-e scroll · x close"),
+        "{screen}"
+    );
+    b.dispatch(Action::CloseOverlay);
+    b.dispatch(Action::ToggleFilters);
+    let screen = tui_common::screen(&b);
+    assert!(
+        screen.contains("z/l low · H/L high · 0 reset · c close"),
+        "{screen}"
+    );
+    // the defaults read as before
+    let mut d = session(&f, (120, 40));
+    d.dispatch(Action::ToggleHelp);
+    assert!(tui_common::screen(&d).contains("Help · j/k scroll · Esc close"));
+    d.dispatch(Action::CloseOverlay);
+    d.dispatch(Action::ToggleFilters);
+    assert!(tui_common::screen(&d).contains("h/l low · H/L high · 0 reset · Esc close"));
+}

@@ -4,7 +4,9 @@
 
 use super::Look;
 use super::text::{truncate, width};
+use crate::tui::action::Action;
 use crate::tui::filter_rows::FilterKind;
+use crate::tui::keymap::Section;
 use crate::tui::state::{Focus, SliderHistogram, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -54,6 +56,20 @@ pub fn row_at(state: &State, area: Rect, y: u16) -> Option<usize> {
     None
 }
 
+/// The panel's key hint, with the keys in force: `h/l low · H/L high · 0 reset · Esc close`.
+fn hint(look: &Look<'_>) -> String {
+    let key = |action: Action| super::key_hint(look, Section::Filters, &action);
+    format!(
+        " {}/{} low · {}/{} high · {} reset · {} close ",
+        key(Action::LowerBoundDown),
+        key(Action::LowerBoundUp),
+        key(Action::UpperBoundDown),
+        key(Action::UpperBoundUp),
+        key(Action::ResetFilter),
+        key(Action::CloseFilters)
+    )
+}
+
 /// Draws the panel.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
     let focused = state.focus == Focus::Filters && state.overlay.is_none();
@@ -62,11 +78,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
         Span::styled(" Filters ", look.theme.accent()),
         Span::styled(format!("{active} active "), look.theme.muted()),
     ]);
-    let hint = Line::from(Span::styled(
-        " h/l low · H/L high · 0 reset · Esc close ",
-        look.theme.muted(),
-    ))
-    .right_aligned();
+    let hint = Line::from(Span::styled(hint(look), look.theme.muted())).right_aligned();
     let block = super::pane(title, focused, look).title_bottom(hint);
     let inner = block.inner(area);
     frame.render_widget(block, area);

@@ -2,6 +2,7 @@
 //! its keys and what they do.
 
 use super::Look;
+use crate::tui::action::Action;
 use crate::tui::keymap::{Keymap, Section};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -83,14 +84,20 @@ pub fn max_scroll(size: (u16, u16), lines: usize) -> u16 {
     u16::try_from(lines.saturating_sub(usize::from(page(size)))).unwrap_or(u16::MAX)
 }
 
+/// The overlay's title, naming the keys in force that scroll and close it.
+fn title(look: &Look<'_>) -> String {
+    let key = |action: Action| super::key_hint(look, Section::Help, &action);
+    format!(
+        " Help · {}/{} scroll · {} close ",
+        key(Action::ScrollDown),
+        key(Action::ScrollUp),
+        key(Action::CloseOverlay)
+    )
+}
+
 /// Draws the overlay, scrolled by `scroll` lines.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, scroll: u16, look: &Look<'_>) {
-    let inner = super::overlay_block(
-        frame,
-        frame_in(area),
-        " Help · j/k scroll · Esc close ",
-        look,
-    );
+    let inner = super::overlay_block(frame, frame_in(area), &title(look), look);
     let all = lines(look.keymap, look);
     // clamped here too: a resize since the last scroll may have made the page taller
     let top = usize::from(scroll.min(max_scroll((area.width, area.height), all.len())));
