@@ -867,6 +867,9 @@ fn help_title_and_filter_hint_name_the_keys_in_force() {
 "h" = "none"
 "esc" = "none"
 "c" = "close_filters"
+[keys.picker]
+"enter" = "none"
+"y" = "picker_accept"
 "#;
     let config = Config::parse(text, ColorMode::NoColor).expect("valid config");
     let mut b = tui_common::session_with(&f, (120, 40), config);
@@ -883,6 +886,10 @@ fn help_title_and_filter_hint_name_the_keys_in_force() {
         screen.contains("z/l low · H/L high · 0 reset · c close"),
         "{screen}"
     );
+    b.dispatch(Action::CloseFilters);
+    b.dispatch(Action::PickPropertyField);
+    let screen = tui_common::screen(&b);
+    assert!(screen.contains("Sort by · y choose"), "{screen}");
     // the defaults read as before
     let mut d = session(&f, (120, 40));
     d.dispatch(Action::ToggleHelp);

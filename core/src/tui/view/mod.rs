@@ -144,7 +144,7 @@ pub fn draw(frame: &mut Frame<'_>, state: &State, look: &Look<'_>) {
             selected,
         }) => {
             let labels: Vec<String> = options.iter().map(|o| o.label.clone()).collect();
-            let title = format!(" {} · Enter choose ", purpose.title());
+            let title = format!(" {} · {} ", purpose.title(), picker::choose_hint(look));
             let width = area.width.saturating_sub(8).min(72);
             picker::draw_list(frame, area, &title, &labels, *selected, width, look);
         }

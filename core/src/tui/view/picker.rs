@@ -4,6 +4,8 @@
 use super::Look;
 use super::text::{inert, truncate};
 use crate::search::NumericField;
+use crate::tui::action::Action;
+use crate::tui::keymap::Section;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -15,15 +17,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, selected: usize, look: &Look<'_>)
         .iter()
         .map(|f| f.name().to_string())
         .collect();
-    draw_list(
-        frame,
-        area,
-        " Sort by · Enter choose ",
-        &labels,
-        selected,
-        40,
-        look,
-    );
+    let title = format!(" Sort by · {} ", choose_hint(look));
+    draw_list(frame, area, &title, &labels, selected, 40, look);
+}
+
+/// `Enter choose`, with the key in force.
+pub fn choose_hint(look: &Look<'_>) -> String {
+    let key = super::key_hint(look, Section::Picker, &Action::PickerAccept);
+    format!("{key} choose")
 }
 
 /// Draws a list of `labels` (untrusted text is made inert) in a centred box of at most
