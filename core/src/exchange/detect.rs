@@ -3,8 +3,10 @@
 //! A directory or a `.md` file is hivelore; a `.gz` file or a zip archive is OpenMemory
 //! (its export and the zip its UI downloads); otherwise the
 //! first non-blank line decides: `content` and `state` keys mean OpenMemory, a `type` of
-//! `entity` or `relation` means the MCP memory server, anything else is canonical JSONL
-//! (whose reader then reports what is wrong with it, if anything).
+//! `entity` with a `name`, or `relation` with `from` and `to`, and no `body` means the
+//! MCP memory server, anything else is canonical JSONL (whose reader then reports what
+//! is wrong with it, if anything): a memory of type `entity` in memlens's own export
+//! has a `body`, which no line of the server's has.
 
 use super::{ExchangeError, Format, lines};
 use serde_json::Value;
@@ -32,10 +34,13 @@ pub fn detect_line(line: &str) -> Format {
     };
     if obj.contains_key("content") && obj.contains_key("state") {
         Format::Openmemory
-    } else if matches!(
-        obj.get("type").and_then(Value::as_str),
-        Some("entity" | "relation")
-    ) {
+    } else if !obj.contains_key("body")
+        && match obj.get("type").and_then(Value::as_str) {
+            Some("entity") => obj.contains_key("name"),
+            Some("relation") => obj.contains_key("from") && obj.contains_key("to"),
+            _ => false,
+        }
+    {
         Format::McpMemory
     } else {
         Format::Jsonl
@@ -70,5 +75,16 @@ mod tests {
             Format::Jsonl
         );
         assert_eq!(detect_line("not json"), Format::Jsonl);
+        // memlens's own export of memories whose type is `entity` or `relation`
+        assert_eq!(
+            detect_line(
+                r#"{"id":"Aardvark","body":"x","type":"entity","created_at":"2026-01-01T00:00:00Z"}"#
+            ),
+            Format::Jsonl
+        );
+        assert_eq!(
+            detect_line(r#"{"id":"r","body":"","type":"relation"}"#),
+            Format::Jsonl
+        );
     }
 }
