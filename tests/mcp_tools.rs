@@ -910,3 +910,51 @@ fn a_tool_of_no_such_name_is_named_and_a_client_gone_before_initialize_is_no_fai
         assert!(err.is_empty(), "{input:?}: {err}");
     }
 }
+
+/// An agent's first call on a path where no store is yet creates an empty one (said on
+/// stderr, the client's log): a search finds nothing, then a memory it creates is
+/// there for the next call and for the command line.
+#[test]
+fn a_server_on_a_path_with_no_store_yet_creates_one_for_the_first_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("new").join("memories.redb");
+    let call = |id: u64, name: &str, arguments: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments}})
+        .to_string()
+    };
+    let lines = vec![
+        initialize().to_string(),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+        call(2, "mem_search", json!({"query": "first"})),
+        call(
+            3,
+            "remember_create_memory",
+            json!({"id": "first-one", "content": "the first memory"}),
+        ),
+        call(4, "mem_search", json!({"query": "first"})),
+    ];
+    let all: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let out = run_mcp(&db, &all);
+    let answers: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    for a in &answers[1..] {
+        assert_eq!(a["result"]["isError"], false, "{a}");
+    }
+    let found = |a: &Value| {
+        let text = a["result"]["content"][0]["text"].as_str().expect("a text");
+        serde_json::from_str::<Value>(text).expect("JSON")["total"].clone()
+    };
+    assert_eq!(found(&answers[1]), json!(0), "{}", answers[1]);
+    assert_eq!(found(&answers[3]), json!(1), "{}", answers[3]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("created an empty one"), "{stderr}");
+    assert_eq!(
+        get(db.to_str().unwrap(), "first-one")["body"],
+        "the first memory"
+    );
+}

@@ -3,8 +3,9 @@
 //! [`crate::store::Sharing`]) and one [`LocalCollection`] over it, whose in-memory
 //! index loads in the background and is brought up to date before every answer with
 //! what any process wrote since (the store's change log). A call therefore pays
-//! neither an open nor a load. The store is opened by the first call that finds it, so
-//! a server started before its store exists serves it once it does.
+//! neither an open nor a load. The store is opened by the first call; when no file is
+//! there yet, that call creates an empty store (said on stderr, the server's log), so an
+//! agent's first memory needs no import first.
 
 use super::ToolError;
 use crate::collection::{Collection, LocalCollection};
@@ -48,12 +49,33 @@ impl Held {
         if let Some(open) = slot.as_ref() {
             return Ok(open.clone());
         }
-        let store = Arc::new(crate::existing::open_existing(&self.path)?);
+        let store = Arc::new(open_or_create(&self.path)?);
         let memories = Arc::new(LocalCollection::over(Arc::clone(&store)));
         load_in_background(&self.path, &memories);
         let open = Open { store, memories };
         *slot = Some(open.clone());
         Ok(open)
+    }
+}
+
+/// The store at `path`, created empty when no file is there (an empty file or anything
+/// else that is not a store is refused as by every command).
+fn open_or_create(path: &Path) -> Result<Store, crate::existing::OpenError> {
+    use crate::existing::OpenError;
+    match crate::existing::open_existing(path) {
+        Err(OpenError::NoStore { .. }) => {
+            let store = crate::store::guarded(path, || {
+                crate::store::shared::store_when_free(|| Store::open(path))
+            })?;
+            use std::io::Write;
+            let _ = writeln!(
+                crate::text::stderr(),
+                "memlens mcp: {}: no store was there; created an empty one",
+                path.display()
+            );
+            Ok(store)
+        }
+        other => other,
     }
 }
 
