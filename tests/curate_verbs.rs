@@ -437,3 +437,47 @@ fn the_real_clock_moves_updated_at_forward() {
     memlens::curate::apply(&store, &Change::edit(["a"], Edit::Approve)).unwrap();
     assert!(get(&store, "a").updated_at > long_ago());
 }
+
+/// Superseding one of a linked pair makes the pair's one link the `superseded_by` link
+/// the old memory holds, whichever side held it and whatever its kind; undo gives back
+/// the link as it was.
+#[test]
+fn supersede_turns_the_pairs_link_into_superseded_by_on_the_old_memory() {
+    use memlens::curate::undo;
+    for holder in ["a", "b"] {
+        let (_dir, store) = three();
+        let other = if holder == "a" { "b" } else { "a" };
+        let link = Change::Link {
+            a: holder.into(),
+            b: other.into(),
+            kind: "duplicates".into(),
+        };
+        apply_at(&store, &link, now()).unwrap();
+        let before = snapshot(&store);
+        let applied = apply_at(
+            &store,
+            &Change::Supersede {
+                keep: "a".into(),
+                old: "b".into(),
+            },
+            now(),
+        )
+        .unwrap();
+        let (a, b) = (get(&store, "a"), get(&store, "b"));
+        let kinds = |m: &memlens::model::Memory| -> Vec<(String, String)> {
+            m.relationships
+                .iter()
+                .map(|r| (r.target.clone(), r.kind.clone()))
+                .collect()
+        };
+        assert_eq!(
+            kinds(&b),
+            vec![("a".to_string(), "superseded_by".to_string())],
+            "held by {holder}"
+        );
+        assert!(kinds(&a).is_empty(), "held by {holder}: {:?}", kinds(&a));
+        assert_eq!(b.status, Status::Deprecated);
+        undo(&store, &applied.undo).unwrap();
+        assert_eq!(snapshot(&store), before, "held by {holder}: undo");
+    }
+}

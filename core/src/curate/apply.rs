@@ -272,11 +272,18 @@ pub fn apply_at(store: &Store, change: &Change, now: Timestamp) -> CurateResult<
             if keep == old {
                 return Err(CurateError::SupersedeItself(keep.clone()));
             }
-            existing(&w, keep)?;
+            let kept = existing(&w, keep)?;
             let before = existing(&w, old)?;
             let mut after = before.clone();
             Edit::Supersede { by: keep.clone() }.apply_to(&mut after, now)?;
             pending.save(&mut w, before, after)?;
+            // the pair's link is now the one `old` holds: one the kept memory held to
+            // it goes, so the pair is not linked twice with two kinds
+            if link::held(&kept, old).is_some() {
+                let mut unlinked = kept.clone();
+                unlinked.relationships.retain(|r| r.target != *old);
+                pending.save(&mut w, kept, unlinked)?;
+            }
         }
         Change::Create(memory) => create(&mut w, &mut pending, memory)?,
     }

@@ -180,12 +180,15 @@ impl Edit {
                     format!("{SUPERSEDED_PREFIX}{by}").into(),
                 );
                 clear_extra(memory, VALIDATED_BY);
-                if !memory.relationships.iter().any(|r| r.target == *by) {
-                    memory.relationships.push(crate::model::Relationship {
+                // a link the pair already has (a `duplicates` one, most often) becomes
+                // the `superseded_by` link
+                match memory.relationships.iter_mut().find(|r| r.target == *by) {
+                    Some(link) => link.kind = SUPERSEDED_BY.into(),
+                    None => memory.relationships.push(crate::model::Relationship {
                         target: by.clone(),
                         kind: SUPERSEDED_BY.into(),
                         strength: None,
-                    });
+                    }),
                 }
             }
             Edit::NotDuplicate { pair } => {
