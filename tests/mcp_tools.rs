@@ -146,8 +146,13 @@ async fn every_tool_works_and_its_change_is_what_the_command_line_sees() {
     let got = client.ok("mem_get", json!({"id": id})).await;
     assert_eq!(got, get(dbs, &id), "mem_get is `memlens get --json`");
 
+    // an agent's approval is recorded as the agent's, as hivelore's mem_approve does
     client.ok("mem_approve", json!({"id": id})).await;
-    assert_eq!(get(dbs, &id)["status"], "validated");
+    let stored = get(dbs, &id);
+    assert_eq!(
+        (stored["status"].clone(), stored["validated_by"].clone()),
+        (json!("validated"), json!("agent"))
+    );
     client
         .ok("mem_reject", json!({"id": id, "reason": "duplicate"}))
         .await;
@@ -156,10 +161,32 @@ async fn every_tool_works_and_its_change_is_what_the_command_line_sees() {
         (stored["status"].clone(), stored["stale_reason"].clone()),
         (json!("rejected"), json!("duplicate"))
     );
+    // hivelore's reason is optional: without one, the recorded reason stays
+    client.ok("mem_reject", json!({"id": id})).await;
+    assert_eq!(get(dbs, &id)["stale_reason"], "duplicate");
+    client.ok("mem_approve", json!({"id": id})).await;
+    client.ok("mem_reject", json!({"id": id})).await;
+    client
+        .ok("mem_reject", json!({"id": id, "reason": " "}))
+        .await;
+    let stored = get(dbs, &id);
+    assert_eq!(
+        (stored["status"].clone(), stored["stale_reason"].clone()),
+        (json!("rejected"), Value::Null),
+        "an approval cleared the reason and none was given since: {stored}"
+    );
+    // the agent rates as itself: its second rating replaces its first, and a
+    // person's rating is kept apart
     client
         .ok("remember_rate", json!({"memory_id": id, "rating": 5}))
         .await;
-    assert_eq!(get(dbs, &id)["rating_count"], 1);
+    client
+        .ok("remember_rate", json!({"memory_id": id, "rating": 2}))
+        .await;
+    let stored = get(dbs, &id);
+    assert_eq!(stored["rating_count"], 1, "{stored}");
+    let rater = stored["ratings"][0]["rater"].as_str().unwrap_or_default();
+    assert!(rater.starts_with("agent"), "{stored}");
     client
         .ok(
             "mem_link",
@@ -334,12 +361,7 @@ async fn bad_arguments_answer_an_error_with_a_message_and_the_server_goes_on() {
         ("mem_get", json!({"id": "nope"}), "nope"),
         ("mem_get", json!({"id": 3}), "id"),
         ("mem_approve", json!({"id": "nope"}), "nope"),
-        (
-            "mem_reject",
-            json!({"id": "m001", "reason": "  "}),
-            "reason",
-        ),
-        ("mem_reject", json!({"id": "m001"}), "reason"),
+        ("mem_reject", json!({"id": "nope"}), "nope"),
         (
             "remember_rate",
             json!({"memory_id": "m001", "rating": 6}),

@@ -15,6 +15,9 @@ pub const STALE_REASON: &str = "stale_reason";
 pub const STATUS_KEYS: [&str; 2] = [VALIDATED_BY, STALE_REASON];
 /// The `validated_by` value of an approval made by a person.
 pub const VALIDATED_BY_HUMAN: &str = "human";
+/// The `validated_by` value of an approval made by an agent (through `memlens mcp`'s
+/// `mem_approve`, as hivelore's own `mem_approve` records it).
+pub const VALIDATED_BY_AGENT: &str = "agent";
 
 /// A change to one memory's own fields; the same edit can be applied to many memories.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,11 +26,21 @@ pub enum Edit {
     Set(Vec<FieldValue>),
     /// Status `validated`, `validated_by: human` (a recorded `stale_reason` is cleared).
     Approve,
+    /// An agent's approval (hivelore's `mem_approve`): status `validated`,
+    /// `validated_by: agent`, so it stays in the approval queue of a memory that asks a
+    /// person's approval, and shows in the agent queue.
+    ApproveByAgent,
     /// Status `rejected`, the reason kept as `stale_reason` (a recorded `validated_by`
     /// is cleared, as hivelore does when a memory leaves `validated`).
     Reject {
         /// Why it is rejected.
         reason: String,
+    },
+    /// An agent's rejection (hivelore's `mem_reject`): status `rejected`, the reason
+    /// kept as `stale_reason` when one is given (else the recorded one stays).
+    RejectByAgent {
+        /// Why it is rejected, if the agent said.
+        reason: Option<String>,
     },
     /// Rate 1–5 as the person at this terminal ([`current_rater`]): their rating,
     /// replacing the one they gave before.
@@ -133,20 +146,17 @@ impl Edit {
     pub fn apply_to(&self, memory: &mut Memory, now: Timestamp) -> CurateResult<()> {
         match self {
             Edit::Set(values) => values.iter().for_each(|v| v.write_to(memory)),
-            Edit::Approve => {
+            Edit::Approve | Edit::ApproveByAgent => {
+                let by = match self {
+                    Edit::ApproveByAgent => VALIDATED_BY_AGENT,
+                    _ => VALIDATED_BY_HUMAN,
+                };
                 memory.status = Status::Validated;
-                memory
-                    .extra
-                    .insert(VALIDATED_BY.into(), VALIDATED_BY_HUMAN.into());
+                memory.extra.insert(VALIDATED_BY.into(), by.into());
                 clear_extra(memory, STALE_REASON);
             }
-            Edit::Reject { reason } => {
-                memory.status = Status::Rejected;
-                memory
-                    .extra
-                    .insert(STALE_REASON.into(), reason.trim().into());
-                clear_extra(memory, VALIDATED_BY);
-            }
+            Edit::Reject { reason } => reject(memory, Some(reason)),
+            Edit::RejectByAgent { reason } => reject(memory, reason.as_ref()),
             Edit::Rate(n) => rate_as(memory, &current_rater(), *n)?,
             Edit::RateAs { rater, rating } => rate_as(memory, rater, *rating)?,
             Edit::Retract { rater } => {
@@ -216,8 +226,8 @@ impl Edit {
     pub fn verb(&self) -> &'static str {
         match self {
             Edit::Set(_) => "updated",
-            Edit::Approve => "approved",
-            Edit::Reject { .. } => "rejected",
+            Edit::Approve | Edit::ApproveByAgent => "approved",
+            Edit::Reject { .. } | Edit::RejectByAgent { .. } => "rejected",
             Edit::Rate(_) | Edit::RateAs { .. } => "rated",
             Edit::Retract { .. } => "retracted the rating of",
             Edit::Delete { .. } => "deleted",
@@ -233,8 +243,8 @@ impl Edit {
     pub fn no_op_reason(&self) -> &'static str {
         match self {
             Edit::Set(_) => "already has those values",
-            Edit::Approve => "already approved",
-            Edit::Reject { .. } => "already rejected for that reason",
+            Edit::Approve | Edit::ApproveByAgent => "already approved",
+            Edit::Reject { .. } | Edit::RejectByAgent { .. } => "already rejected for that reason",
             Edit::Rate(_) | Edit::RateAs { .. } => "rating unchanged",
             Edit::Retract { .. } => "has no rating by that rater",
             Edit::Delete { .. } => "already deleted",
@@ -253,8 +263,8 @@ impl Edit {
                 let names: Vec<_> = values.iter().map(FieldValue::field).collect();
                 format!("set {}", names.join(", "))
             }
-            Edit::Approve => "approve".into(),
-            Edit::Reject { .. } => "reject".into(),
+            Edit::Approve | Edit::ApproveByAgent => "approve".into(),
+            Edit::Reject { .. } | Edit::RejectByAgent { .. } => "reject".into(),
             Edit::Rate(n) | Edit::RateAs { rating: n, .. } => format!("rate {n}"),
             Edit::Retract { .. } => "retract rating".into(),
             Edit::Delete { .. } => "delete".into(),
@@ -265,6 +275,17 @@ impl Edit {
             Edit::NotDuplicate { .. } => "mark not a duplicate".into(),
         }
     }
+}
+
+/// Status `rejected`, with `reason` kept as `stale_reason` when there is one (a
+/// recorded `validated_by` is cleared, as hivelore does when a memory leaves
+/// `validated`).
+fn reject(memory: &mut Memory, reason: Option<&String>) {
+    memory.status = Status::Rejected;
+    if let Some(reason) = reason.map(|r| r.trim()).filter(|r| !r.is_empty()) {
+        memory.extra.insert(STALE_REASON.into(), reason.into());
+    }
+    clear_extra(memory, VALIDATED_BY);
 }
 
 /// The rater of ratings given at this terminal: `$MEMLENS_RATER` as it is set (a rate

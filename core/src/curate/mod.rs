@@ -10,6 +10,9 @@
 //! - Approve sets `status: validated` and `validated_by: human` (in `extra`, as
 //!   hivelore keeps it) and clears a recorded `stale_reason` to null; reject sets
 //!   `status: rejected` and `stale_reason`, and clears a recorded `validated_by`.
+//!   The agents' verbs (hivelore's `mem_approve` and `mem_reject` through `memlens
+//!   mcp`) record `validated_by: agent`, and reject without a reason keeps the one
+//!   recorded.
 //!   `set status=…` changes only the status.
 //! - Delete of a deleted memory keeps its first `deleted_at` (a new reason replaces the
 //!   old one); restore clears `deleted_at` and `deleted_reason`.

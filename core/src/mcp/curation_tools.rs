@@ -8,7 +8,7 @@ use super::schema::input_schema;
 use super::{MemoryServer, ToolError};
 use crate::curate::{Change, Edit, apply};
 use rmcp::model::CallToolResult;
-use rmcp::{schemars, tool, tool_router};
+use rmcp::{Peer, RoleServer, schemars, tool, tool_router};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -26,8 +26,8 @@ pub struct IdParams {
 pub struct RejectParams {
     /// The memory's id
     pub id: String,
-    /// Why it is rejected (kept as stale_reason)
-    pub reason: String,
+    /// Why it is rejected (kept as stale_reason; without one, a recorded stale_reason stays)
+    pub reason: Option<String>,
 }
 
 /// A rating.
@@ -92,40 +92,61 @@ impl MemoryServer {
     }
 }
 
+/// The rater of an agent's ratings: `agent:` and the name its client gave when the
+/// session began (`agent` alone without one), never the person's name, so that a
+/// person's rating and each agent's are kept apart.
+pub(super) fn agent_rater(client: Option<String>) -> String {
+    let name: String = client
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect();
+    match name.trim() {
+        "" => "agent".to_string(),
+        name => format!("agent:{name}"),
+    }
+}
+
 #[tool_router(router = curation_tools, vis = "pub(super)")]
 impl MemoryServer {
     /// hivelore's approve.
     #[tool(
         name = "mem_approve",
-        description = "Approve a memory: status validated, validated_by human.",
+        description = "Approve a memory: status validated, validated_by agent (a memory that asks a person's approval still waits for one).",
         input_schema = input_schema::<IdParams>()
     )]
     pub async fn mem_approve(&self, Parameters(p): Parameters<IdParams>) -> CallToolResult {
-        self.curate(Ok(Change::edit([p.id], Edit::Approve))).await
+        self.curate(Ok(Change::edit([p.id], Edit::ApproveByAgent)))
+            .await
     }
 
     /// hivelore's reject.
     #[tool(
         name = "mem_reject",
-        description = "Reject a memory with a reason: status rejected, the reason kept as stale_reason.",
+        description = "Reject a memory: status rejected; the reason, when given, kept as stale_reason.",
         input_schema = input_schema::<RejectParams>()
     )]
     pub async fn mem_reject(&self, Parameters(p): Parameters<RejectParams>) -> CallToolResult {
-        self.curate(Ok(Change::edit([p.id], Edit::Reject { reason: p.reason })))
-            .await
+        let edit = Edit::RejectByAgent { reason: p.reason };
+        self.curate(Ok(Change::edit([p.id], edit))).await
     }
 
     /// remember-mcp's rating.
     #[tool(
         name = "remember_rate",
-        description = "Rate a memory 1–5; its Bayesian rating follows.",
+        description = "Rate a memory 1–5 as this agent (rated by `agent:` and the client's name; a new rating replaces this agent's earlier one); its Bayesian rating follows.",
         input_schema = input_schema::<RateParams>()
     )]
-    pub async fn remember_rate(&self, Parameters(p): Parameters<RateParams>) -> CallToolResult {
+    pub async fn remember_rate(
+        &self,
+        Parameters(p): Parameters<RateParams>,
+        peer: Peer<RoleServer>,
+    ) -> CallToolResult {
+        let rater = agent_rater(peer.peer_info().map(|info| info.client_info.name.clone()));
         let change = u8::try_from(p.rating)
             .ok()
             .filter(|n| (1..=5).contains(n))
-            .map(|n| Change::edit([p.memory_id], Edit::Rate(n)))
+            .map(|rating| Change::edit([p.memory_id], Edit::RateAs { rater, rating }))
             .ok_or_else(|| {
                 ToolError::usage(format!("rating: {} is not a whole number 1–5", p.rating))
             });
