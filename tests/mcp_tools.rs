@@ -945,7 +945,7 @@ fn a_server_on_a_path_with_no_store_yet_creates_one_for_the_first_memory() {
             "params": {"name": name, "arguments": arguments}})
         .to_string()
     };
-    let lines = vec![
+    let lines = [
         initialize().to_string(),
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
         call(2, "mem_search", json!({"query": "first"})),
