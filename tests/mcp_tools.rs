@@ -980,3 +980,58 @@ fn a_server_on_a_path_with_no_store_yet_creates_one_for_the_first_memory() {
         "the first memory"
     );
 }
+
+/// `remember_search_by`'s list filters take each item as one value: a tag with a comma
+/// in it is found by that tag (not by its halves), and an empty list filters nothing.
+#[test]
+fn a_list_filters_item_is_one_value_even_with_a_comma() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 3);
+    let call = |id: u64, name: &str, arguments: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments}})
+        .to_string()
+    };
+    let by = |filters: Value| json!({"mode": "byTime", "filters": filters});
+    let answers = served(
+        &db,
+        &[
+            initialize().to_string(),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+            call(
+                2,
+                "remember_create_memory",
+                json!({"id": "comma", "content": "x", "tags": ["a,b"]}),
+            ),
+            call(
+                3,
+                "remember_create_memory",
+                json!({"id": "plain", "content": "y", "tags": ["a"]}),
+            ),
+            call(4, "remember_search_by", by(json!({"tags": ["a,b"]}))),
+            call(5, "remember_search_by", by(json!({"tags": ["a"]}))),
+            call(6, "remember_search_by", by(json!({"tags": []}))),
+            call(7, "remember_search_by", by(json!({}))),
+        ],
+    );
+    let ids = |a: &Value| -> Vec<String> {
+        let text = a["result"]["content"][0]["text"].as_str().expect("a text");
+        let v: Value = serde_json::from_str(text).expect("JSON");
+        let mut ids: Vec<String> = v["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .map(|r| r["id"].as_str().unwrap().to_string())
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids(&answers[3]), ["comma"], "{}", answers[3]);
+    assert_eq!(ids(&answers[4]), ["plain"], "{}", answers[4]);
+    assert_eq!(answers[5]["result"]["isError"], false, "{}", answers[5]);
+    assert_eq!(
+        ids(&answers[5]),
+        ids(&answers[6]),
+        "an empty list filters nothing"
+    );
+}

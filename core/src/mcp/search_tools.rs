@@ -332,12 +332,21 @@ fn range(lo: Option<f64>, hi: Option<f64>) -> Option<String> {
     })
 }
 
-/// The filters of `remember_search_by`, parsed by the command line's filter parser.
+/// The items of a list argument, trimmed, the blank ones left out.
+fn items(list: Option<&[String]>) -> Vec<String> {
+    (list.unwrap_or_default().iter())
+        .map(|item| item.trim())
+        .filter(|item| !item.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The filters of `remember_search_by`: the lists taken item by item, the rest parsed
+/// by the command line's filter parser.
 pub(super) fn search_by_filters(
     f: &SearchByFilters,
     deleted: Option<&str>,
 ) -> Result<Filters, ToolError> {
-    let list = |v: &Option<Vec<String>>| v.as_ref().map(|items| items.join(","));
     let dates = (f.date_from.is_some() || f.date_to.is_some()).then(|| {
         format!(
             "{}..{}",
@@ -347,13 +356,6 @@ pub(super) fn search_by_filters(
     });
     // (the filter, the arguments it comes from, their value)
     let pairs = [
-        ("type", "filters.types", list(&f.types)),
-        (
-            "exclude_type",
-            "filters.exclude_types",
-            list(&f.exclude_types),
-        ),
-        ("tag", "filters.tags", list(&f.tags)),
         (
             "weight",
             "filters.weight_min/weight_max",
@@ -383,7 +385,14 @@ pub(super) fn search_by_filters(
         ),
         ("deleted", "deleted_filter", deleted.map(str::to_string)),
     ];
-    let mut filters = Filters::default();
+    // each item of a list is one value, a comma in it and all (the command line's
+    // `tag=a,b` is two); an empty list filters nothing
+    let mut filters = Filters {
+        types: items(f.types.as_deref()),
+        exclude_types: items(f.exclude_types.as_deref()),
+        tags: items(f.tags.as_deref()),
+        ..Filters::default()
+    };
     for (key, given, value) in pairs {
         if let Some(v) = value {
             filters
