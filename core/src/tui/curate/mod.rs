@@ -280,16 +280,24 @@ fn ask_to_merge(state: &mut State) {
     state.overlay = Some(Overlay::Confirm(ConfirmFor::Merge { into, from }));
 }
 
-/// Sends one change to the store and returns its tag. In a review queue a change made
-/// to the marked memories ends the marking: triage moves them out of the queue (an
-/// approval out of Pending), and marks left on memories no longer listed would make the
-/// next key act on them unseen. (In the list they stay for the next verb.)
+/// Sends one change to the store and returns its tag. A change made to the marked
+/// memories that takes them out of what is listed ends the marking, since marks left on
+/// memories no longer listed would make the next key act on them unseen: in a review
+/// queue any triage (an approval moves them out of Pending), in the list a delete, a
+/// purge, or a restore in the deleted-only view. (Other verbs leave them listed and
+/// marked for the next one.)
 pub(super) fn send(state: &mut State, change: Change, fx: &mut Vec<Effect>) -> u64 {
     let in_queue = state.review.queue.is_some();
+    let deleted = state.filters.deleted;
     let on_marks = match &change {
-        _ if !in_queue => None,
-        Change::Edit { ids, .. } | Change::Purge { ids } => Some(&ids[..]),
-        Change::Merge { from, .. } => Some(&from[..]),
+        Change::Edit { ids, .. } | Change::Purge { ids } if in_queue => Some(&ids[..]),
+        Change::Merge { from, .. } if in_queue => Some(&from[..]),
+        Change::Purge { ids } => Some(&ids[..]),
+        Change::Edit { ids, edit } => match (edit, deleted) {
+            (Edit::Delete { .. }, DeletedFilter::Exclude)
+            | (Edit::Restore, DeletedFilter::Only) => Some(&ids[..]),
+            _ => None,
+        },
         _ => None,
     };
     if on_marks.is_some_and(|ids| !ids.is_empty() && ids.iter().all(|id| state.marked.contains(id)))
