@@ -16,7 +16,7 @@ fn help_text(keymap: &Keymap) -> String {
         keymap,
         now: memlens::model::Timestamp(0),
     };
-    help::lines(keymap, &look)
+    help::lines(keymap, None, &look)
         .iter()
         .map(|l| {
             l.spans
@@ -180,6 +180,59 @@ fn a_bad_file_on_disk_falls_back_to_the_defaults_with_the_error() {
     assert!(missing.error.is_none(), "a missing file is no error");
 }
 
+/// An action name written short or misspelt is answered with the name meant; one
+/// nothing resembles gets no guess.
+#[test]
+fn an_unknown_action_is_answered_with_the_name_meant() {
+    for (written, meant) in [
+        ("select_prev", Some("select_previous")),
+        ("aprove", Some("approve")),
+        ("fly", None),
+    ] {
+        let text = format!("[keys.list]\na = \"{written}\"\n");
+        let err = Config::parse(&text, ColorMode::NoColor).expect_err(&text);
+        match meant {
+            Some(name) => assert!(err.contains(&format!("did you mean `{name}`?")), "{err}"),
+            None => assert!(!err.contains("did you mean"), "{err}"),
+        }
+    }
+}
+
+/// The help overlay begins with the whole of the config file's problem, wrapped: the
+/// status line shows only its start.
+#[test]
+fn the_help_overlay_shows_the_config_problem_whole() {
+    use memlens::tui::headless::Headless;
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, "[keys.list]\na = \"select_prev\"\n").expect("write");
+    let config = Config::load(Some(&path), ColorMode::NoColor);
+    assert!(config.error.is_some());
+    let store = dir.path().join("s.redb");
+    let memories = std::sync::Arc::new(memlens::collection::LocalCollection::over(
+        std::sync::Arc::new(memlens::store::Store::open(&store).expect("store")),
+    ));
+    let mut b = Headless::new(memories, config, (80, 24));
+    b.dispatch(Action::ToggleHelp);
+    let (w, h) = b.state.size;
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("term");
+    b.draw(&mut t, memlens::model::Timestamp::now())
+        .expect("draw");
+    let buf = t.backend().buffer().clone();
+    let screen: String = (0..h)
+        .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+        .collect();
+    // the overlay's text, row by row, between its borders
+    let inside: Vec<&str> = screen
+        .lines()
+        .filter_map(|row| row.split('┃').nth(1))
+        .map(str::trim)
+        .collect();
+    let flat = inside.join(" ");
+    assert!(flat.contains("did you mean `select_previous`?"), "{screen}");
+    assert!(flat.contains("(`none` unbinds)"), "{screen}");
+}
+
 #[test]
 fn colours_follow_no_color_and_colorterm() {
     assert_eq!(
@@ -334,4 +387,14 @@ fn a_config_cannot_leave_an_overlay_that_no_key_closes() {
     // one way out is enough
     let one = load("[keys.help]\n\"esc\" = \"none\"\n\"?\" = \"none\"\n");
     assert_eq!(one.error, None);
+}
+
+/// Every line of the default help fits the overlay's inner width (62 columns), so none
+/// is cut off at any terminal size.
+#[test]
+fn every_help_line_fits_the_overlay() {
+    let config = Config::defaults(ColorMode::NoColor);
+    let text = help_text(&config.keymap);
+    let long: Vec<&str> = text.lines().filter(|l| l.chars().count() > 62).collect();
+    assert!(long.is_empty(), "{long:#?}");
 }

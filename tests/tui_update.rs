@@ -778,7 +778,8 @@ fn keys_reach_the_search_bar_only_when_it_has_focus() {
 fn help_and_detail_page_and_jump_to_either_end() {
     let f = fixture();
     let mut b = session(&f, (80, 24));
-    let note = "Keys come from the defaults";
+    // the whole note, which fits the overlay's width
+    let note = "Keys in force: the defaults and the config's [keys.*] tables.";
     b.type_keys("?");
     assert!(!tui_common::screen(&b).contains(note));
     b.press(KeyCode::End, KeyModifiers::NONE);

@@ -465,9 +465,35 @@ impl Action {
 
     /// Parses an action name from the keymap (`select_next`).
     pub fn from_name(name: &str) -> Option<Action> {
+        Action::named(name).ok()
+    }
+
+    /// The action named `name`, or serde's word on why there is none (which lists the
+    /// names there are).
+    fn named(name: &str) -> Result<Action, serde::de::value::Error> {
         use serde::de::IntoDeserializer;
         let de: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
             name.into_deserializer();
-        Action::deserialize(de).ok()
+        Action::deserialize(de)
+    }
+
+    /// The action name closest to `name` (`select_previous` for `select_prev`), when
+    /// one is close enough to be what was meant.
+    pub fn nearest_name(name: &str) -> Option<String> {
+        let why = Action::named(name).err()?.to_string();
+        // serde lists the names there are as "expected one of `a`, `b`, …"
+        let (_, listed) = why.split_once("expected one of ")?;
+        let names = listed.split(", ").map(|n| n.trim_matches('`'));
+        let score = |candidate: &str| {
+            let similar = strsim::jaro_winkler(name, candidate);
+            // a name written short (`select_prev`) is what the full one begins with
+            let begun = candidate.starts_with(name) || name.starts_with(candidate);
+            if begun { similar.max(0.9) } else { similar }
+        };
+        names
+            .map(|candidate| (score(candidate), candidate))
+            .filter(|(similar, _)| *similar >= 0.85)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, candidate)| candidate.to_string())
     }
 }

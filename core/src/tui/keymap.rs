@@ -133,7 +133,10 @@ pub enum KeymapError {
         key: String,
     },
     /// The action is not known.
-    #[error("[keys.{section}] `{key}` = `{action}`: no such action (`none` unbinds)")]
+    #[error(
+        "[keys.{section}] `{key}` = `{action}`: no such action{} (`none` unbinds)",
+        nearest.as_ref().map(|n| format!("; did you mean `{n}`?")).unwrap_or_default()
+    )]
     UnknownAction {
         /// The table.
         section: String,
@@ -141,6 +144,8 @@ pub enum KeymapError {
         key: String,
         /// The action as written.
         action: String,
+        /// The action name closest to it, when one is close.
+        nearest: Option<String>,
     },
     /// The config rebinds or unbinds Ctrl-c, the one key that always quits.
     #[error(
@@ -373,6 +378,7 @@ impl Keymap {
                         section: section_name.clone(),
                         key: key_text.clone(),
                         action: action_name.clone(),
+                        nearest: Action::nearest_name(action_name),
                     });
                     continue;
                 };

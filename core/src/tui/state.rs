@@ -258,7 +258,7 @@ impl State {
     pub fn take_config(&mut self, config: &super::config::Config) {
         self.config_error.clone_from(&config.error);
         self.track_reads = config.track_reads;
-        self.help_lines = super::view::help::line_count(&config.keymap);
+        self.help_lines = super::view::help::line_count(&config.keymap, config.error.as_deref());
     }
 
     /// A fresh state for a terminal of `size` (no config taken yet).

@@ -19,11 +19,26 @@ enum Row {
     Entry(String, &'static str),
     /// Where the keys come from.
     Note,
+    /// A line of the config file's problem, when it was not used.
+    Problem(String),
 }
 
-/// Every line of the help text: each part of the screen with its keys.
-fn rows(keymap: &Keymap) -> Vec<Row> {
+/// The width of the help text: the overlay's, less its borders.
+const TEXT_WIDTH: usize = 62;
+
+/// Every line of the help text: the config file's problem first when there is one (the
+/// status line has room for its start only), then each part of the screen with its keys.
+fn rows(keymap: &Keymap, problem: Option<&str>) -> Vec<Row> {
     let mut out = Vec::new();
+    if let Some(problem) = problem {
+        let problem = super::text::inert(problem);
+        out.extend(
+            super::text::wrap(&problem, TEXT_WIDTH)
+                .into_iter()
+                .map(Row::Problem),
+        );
+        out.push(Row::Blank);
+    }
     for section in Section::ALL {
         let entries = keymap.help_entries(section);
         if entries.is_empty() {
@@ -43,14 +58,14 @@ fn rows(keymap: &Keymap) -> Vec<Row> {
     out
 }
 
-/// How many lines the help text of `keymap` has.
-pub fn line_count(keymap: &Keymap) -> usize {
-    rows(keymap).len()
+/// How many lines the help text of `keymap` has, with the config file's `problem`.
+pub fn line_count(keymap: &Keymap, problem: Option<&str>) -> usize {
+    rows(keymap, problem).len()
 }
 
-/// Every line of the help text, styled.
-pub fn lines<'a>(keymap: &Keymap, look: &Look<'_>) -> Vec<Line<'a>> {
-    (rows(keymap).into_iter())
+/// Every line of the help text, styled, with the config file's `problem` first.
+pub fn lines<'a>(keymap: &Keymap, problem: Option<&str>, look: &Look<'_>) -> Vec<Line<'a>> {
+    (rows(keymap, problem).into_iter())
         .map(|row| match row {
             Row::Blank => Line::default(),
             Row::Title(title) => Line::styled(title.to_string(), look.theme.accent()),
@@ -58,8 +73,9 @@ pub fn lines<'a>(keymap: &Keymap, look: &Look<'_>) -> Vec<Line<'a>> {
                 Span::styled(format!("  {keys:<16}"), look.theme.highlight()),
                 Span::raw(what),
             ]),
+            Row::Problem(text) => Line::styled(text, look.theme.error()),
             Row::Note => Line::styled(
-                "Keys come from the defaults and the [keys.*] tables of the config file.",
+                "Keys in force: the defaults and the config's [keys.*] tables.",
                 look.theme.muted(),
             ),
         })
@@ -95,10 +111,16 @@ fn title(look: &Look<'_>) -> String {
     )
 }
 
-/// Draws the overlay, scrolled by `scroll` lines.
-pub fn draw(frame: &mut Frame<'_>, area: Rect, scroll: u16, look: &Look<'_>) {
+/// Draws the overlay, scrolled by `scroll` lines, with the config file's `problem`.
+pub fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    scroll: u16,
+    problem: Option<&str>,
+    look: &Look<'_>,
+) {
     let inner = super::overlay_block(frame, frame_in(area), &title(look), look);
-    let all = lines(look.keymap, look);
+    let all = lines(look.keymap, problem, look);
     // clamped here too: a resize since the last scroll may have made the page taller
     let top = usize::from(scroll.min(max_scroll((area.width, area.height), all.len())));
     let visible: Vec<Line<'_>> = all

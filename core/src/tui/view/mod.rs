@@ -121,7 +121,9 @@ pub fn draw(frame: &mut Frame<'_>, state: &State, look: &Look<'_>) {
     }
     status::draw(frame, areas.status, state, look);
     match &state.overlay {
-        Some(Overlay::Help { scroll }) => help::draw(frame, area, *scroll, look),
+        Some(Overlay::Help { scroll }) => {
+            help::draw(frame, area, *scroll, state.config_error.as_deref(), look);
+        }
         Some(Overlay::FieldPicker { selected }) => picker::draw(frame, area, *selected, look),
         Some(Overlay::Editor) => {
             if let Some(e) = &state.editor {

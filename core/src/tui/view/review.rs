@@ -139,8 +139,10 @@ fn header<'a>(label: &str, memory: &Memory, width: usize, look: &Look<'_>) -> Ve
         Line::styled(
             truncate(
                 &format!(
-                    "{} · {} · {} reads",
-                    memory.memory_type, memory.status, memory.read_count
+                    "{} · {} · {}",
+                    memory.memory_type,
+                    memory.status,
+                    crate::words::plural(memory.read_count as usize, "read")
                 ),
                 width,
             )
