@@ -357,3 +357,67 @@ fn a_project_directory_reads_its_memories_and_usage_sidecar() {
     );
     assert_eq!(x.title.as_deref(), Some("X"));
 }
+
+/// A soft-deleted memory exported with `--include-deleted` is a file hivelore treats as
+/// retired (`status: deprecated`, the deletion said in `stale_reason`; hivelore reads
+/// no `deleted_at`), and importing it gives back the deleted memory with its own status
+/// and rejection reason.
+#[test]
+fn a_deleted_memory_exports_as_retired_for_hivelore_and_imports_back_deleted() {
+    let (tmp, store) = temp_store();
+    let line = |id: &str, extra: &str| {
+        format!(
+            r#"{{"id":"{id}","body":"b {id}","type":"gotcha","status":"rejected","stale_reason":"ships CJS","created_at":"2026-01-02T03:04:05.000Z","updated_at":"2026-01-02T03:04:05.000Z"{extra}}}"#
+        )
+    };
+    let text = [
+        line(
+            "gone",
+            r#","deleted_at":"2026-02-03T04:05:06.000Z","deleted_reason":"duplicate""#,
+        ),
+        line("kept", ""),
+    ]
+    .join("\n");
+    import_jsonl(&store, "in.jsonl", &text).unwrap();
+    let out = tmp.path().join("md");
+    export_hivelore(&store.read().unwrap(), &out, true).unwrap();
+    let files = md_files(&out);
+    let file = |id: &str| {
+        let path = files
+            .iter()
+            .find(|(rel, _)| rel.contains(id))
+            .map(|(_, p)| p.clone())
+            .expect("exported");
+        let text = std::fs::read_to_string(path).unwrap();
+        let yaml: serde_yaml_ng::Mapping = serde_yaml_ng::from_str(split_md(&text).0).unwrap();
+        yaml
+    };
+    let gone = file("gone");
+    let get =
+        |m: &serde_yaml_ng::Mapping, k: &str| m.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    assert_eq!(
+        get(&gone, "status").as_deref(),
+        Some("deprecated"),
+        "{gone:?}"
+    );
+    let reason = get(&gone, "stale_reason").unwrap_or_default();
+    assert!(
+        reason.starts_with("deleted in memlens at 2026-02-03T04:05:06.000Z (status was rejected")
+            && reason.ends_with("): duplicate"),
+        "{reason}"
+    );
+    assert!(!gone.contains_key("deleted_at"), "{gone:?}");
+    assert_eq!(get(&file("kept"), "status").as_deref(), Some("rejected"));
+    let (_t2, again) = temp_store();
+    import_paths(&again, &[&out], OnConflict::Fail).unwrap();
+    let back = memories_by_id(&again);
+    let m = &back["gone"];
+    assert_eq!(m.status, memlens::model::Status::Rejected);
+    assert_eq!(
+        m.deleted_at,
+        Some(Timestamp::parse("2026-02-03T04:05:06.000Z").unwrap())
+    );
+    assert_eq!(m.deleted_reason.as_deref(), Some("duplicate"));
+    assert_eq!(m.extra["stale_reason"], "ships CJS");
+    assert!(back["kept"].deleted_at.is_none());
+}

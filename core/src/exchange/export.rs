@@ -94,7 +94,10 @@ pub fn export_hivelore(
         if let Some(parent) = full.parent() {
             std::fs::create_dir_all(parent).map_err(|e| ExchangeError::io(parent, e))?;
         }
-        std::fs::write(&full, md::render(&memory)).map_err(|e| ExchangeError::io(&full, e))?;
+        // a deleted memory is written as memlens marks one in a hivelore project, so
+        // that hivelore treats it as retired (it ignores `deleted_at`)
+        let file = crate::project::deleted::as_file(&memory);
+        std::fs::write(&full, md::render(&file)).map_err(|e| ExchangeError::io(&full, e))?;
         summary.written += 1;
         Ok::<(), ExchangeError>(())
     })?;

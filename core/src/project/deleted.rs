@@ -11,7 +11,8 @@
 //! back exactly what the file had. The marker lets an index built afresh (its cache
 //! removed) still see the memory as deleted and restore its status and reason.
 
-use crate::model::{Status, Timestamp};
+use crate::model::{Memory, Status, Timestamp};
+use serde_json::Value;
 
 const PREFIX: &str = "deleted in memlens at ";
 const WAS: &str = " (status was ";
@@ -74,6 +75,48 @@ pub fn parse(stale_reason: &str) -> Option<Deletion> {
         reason,
         stale_reason,
     })
+}
+
+/// The key the marker is written under.
+const STALE_REASON: &str = "stale_reason";
+
+/// A soft-deleted memory as a hivelore file shows it (`status: deprecated` and the
+/// marker; its `deleted_at` and `deleted_reason` go into the marker); any other memory
+/// as it is.
+pub fn as_file(memory: &Memory) -> std::borrow::Cow<'_, Memory> {
+    let Some(at) = memory.deleted_at else {
+        return std::borrow::Cow::Borrowed(memory);
+    };
+    let mut m = memory.clone();
+    let earlier = memory.extra.get(STALE_REASON).and_then(Value::as_str);
+    let said = marker(at, memory.status, memory.deleted_reason.as_deref(), earlier);
+    m.status = Status::Deprecated;
+    m.extra.insert(STALE_REASON.into(), said.into());
+    m.deleted_at = None;
+    m.deleted_reason = None;
+    std::borrow::Cow::Owned(m)
+}
+
+/// The deletion a memory read from a hivelore file is marked with, if any: its status
+/// is `deprecated` and its `stale_reason` a marker.
+pub fn marked(m: &Memory) -> Option<Deletion> {
+    (m.status == Status::Deprecated)
+        .then(|| m.extra.get(STALE_REASON).and_then(Value::as_str))
+        .flatten()
+        .and_then(parse)
+}
+
+/// Gives a memory read from a file marked deleted (`d`, [`marked`]) back what the
+/// marker says: soft-deleted when it says, with its reason, and its own status and
+/// `stale_reason`.
+pub fn restore_from(m: &mut Memory, d: Deletion) {
+    m.status = d.status;
+    m.deleted_at = Some(d.at);
+    m.deleted_reason = d.reason;
+    match d.stale_reason {
+        Some(earlier) => m.extra.insert(STALE_REASON.into(), earlier.into()),
+        None => m.extra.shift_remove(STALE_REASON),
+    };
 }
 
 #[cfg(test)]

@@ -8,10 +8,8 @@
 //! and strength of a link, and the details of a soft delete — so they survive an agent
 //! rewriting the file (hivelore's writer drops frontmatter keys it does not know).
 
-use super::deleted;
 use crate::exchange::hivelore::heading;
-use crate::model::{Memory, Relationship, Status, Timestamp};
-use serde_json::Value;
+use crate::model::{Memory, Relationship, Timestamp};
 
 /// The memory a file now describes, given the index's record of it (`stored`) and
 /// whether another memory in the index holds a link to it from `target`
@@ -78,14 +76,12 @@ fn relationships(
     out
 }
 
-/// A file marked deleted by memlens is a soft-deleted memory with its real status; a
+/// A file marked deleted by memlens is a soft-deleted memory with its real status (the
+/// reading of the file has already taken the marker's word,
+/// [`super::deleted::restore_from`]; the index's own record of the deletion is more exact); a
 /// file no longer marked (an agent revived it) is not deleted.
 fn apply_deletion(m: &mut Memory, stored: Option<&Memory>) {
-    let marker = (m.status == Status::Deprecated)
-        .then(|| m.extra.get("stale_reason").and_then(Value::as_str))
-        .flatten()
-        .and_then(deleted::parse);
-    match (marker, stored.filter(|s| s.deleted_at.is_some())) {
+    match (m.deleted_at, stored.filter(|s| s.deleted_at.is_some())) {
         (Some(_), Some(s)) => {
             m.status = s.status;
             m.deleted_at = s.deleted_at;
@@ -95,16 +91,7 @@ fn apply_deletion(m: &mut Memory, stored: Option<&Memory>) {
                 None => m.extra.shift_remove("stale_reason"),
             };
         }
-        (Some(d), None) => {
-            m.status = d.status;
-            m.deleted_at = Some(d.at);
-            m.deleted_reason = d.reason;
-            let earlier = d.stale_reason.map_or(Value::Null, Value::from);
-            m.extra.insert("stale_reason".into(), earlier);
-        }
-        (None, _) => {
-            m.deleted_at = None;
-            m.deleted_reason = None;
-        }
+        (Some(_), None) => {}
+        (None, _) => m.deleted_reason = None,
     }
 }

@@ -309,6 +309,12 @@ pub fn parse_memory(
             memory
                 .relationships
                 .sort_by_key(super::write::is_plain_related);
+            // a file memlens marked deleted (an export, a project curated in place)
+            // is the soft-deleted memory it was, with its own status; in a project the
+            // index refines this with what it kept
+            if let Some(d) = crate::project::deleted::marked(&memory) {
+                crate::project::deleted::restore_from(&mut memory, d);
+            }
             sink.memory(1, memory);
         }
         Err(errors) => {
