@@ -664,12 +664,17 @@ fn make_fifo(path: &Path) {
     assert!(made.success());
 }
 
+/// The `.md` files under `dir`.
 fn walk(dir: &Path) -> usize {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| {
             let p = e.unwrap().path();
-            if p.is_dir() { walk(&p) } else { 1 }
+            if p.is_dir() {
+                walk(&p)
+            } else {
+                usize::from(p.extension().is_some_and(|x| x == "md"))
+            }
         })
         .sum()
 }

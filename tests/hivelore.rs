@@ -421,3 +421,47 @@ fn a_deleted_memory_exports_as_retired_for_hivelore_and_imports_back_deleted() {
     assert_eq!(m.extra["stale_reason"], "ships CJS");
     assert!(back["kept"].deleted_at.is_none());
 }
+
+/// A hivelore export writes the memories' read counts where hivelore reads them (beside
+/// a `.ai/memories` directory, `.ai/.cache/usage.json`; else inside the directory, where
+/// an import of it reads them), keeping the counters of a usage file already there; an
+/// import of the export gives the counts back.
+#[test]
+fn a_hivelore_export_keeps_the_read_counts_in_the_usage_file() {
+    let (tmp, store) = temp_store();
+    let text = [
+        r#"{"id":"read-one","body":"a","read_count":7,"last_read_at":"2026-03-04T05:06:07.000Z","created_at":"2026-01-02T03:04:05.000Z"}"#,
+        r#"{"id":"unread","body":"b","created_at":"2026-01-02T03:04:05.000Z"}"#,
+    ]
+    .join("\n");
+    import_jsonl(&store, "in.jsonl", &text).unwrap();
+    let project = tmp.path().join("proj");
+    let cache = project.join(".ai/.cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    std::fs::write(
+        cache.join("usage.json"),
+        r#"{"version":1,"updated_at":null,"by_id":{"read-one":{"read_count":1,"last_read_at":null,"applied_count":4}}}"#,
+    )
+    .unwrap();
+    for dir in [project.join(".ai/memories"), tmp.path().join("plain")] {
+        let summary = export_hivelore(&store.read().unwrap(), &dir, false).unwrap();
+        let usage = summary.usage_file.expect("a usage file written");
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&usage).unwrap()).unwrap();
+        assert_eq!(doc["version"], 1);
+        assert_eq!(doc["by_id"]["read-one"]["read_count"], 7, "{doc}");
+        assert_eq!(
+            doc["by_id"]["read-one"]["last_read_at"],
+            "2026-03-04T05:06:07.000Z"
+        );
+        assert!(doc["by_id"].get("unread").is_none(), "{doc}");
+        let (_t, again) = temp_store();
+        import_paths(&again, &[&dir], OnConflict::Fail).unwrap();
+        let back = memories_by_id(&again);
+        assert_eq!(back["read-one"].read_count, 7);
+        assert_eq!(back["unread"].read_count, 0);
+    }
+    let kept: Value =
+        serde_json::from_str(&std::fs::read_to_string(cache.join("usage.json")).unwrap()).unwrap();
+    assert_eq!(kept["by_id"]["read-one"]["applied_count"], 4, "{kept}");
+    assert!(tmp.path().join("plain/.cache/usage.json").is_file());
+}

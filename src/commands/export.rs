@@ -116,6 +116,9 @@ fn report(summary: &ExportSummary, target: &Path, out: &mut dyn Write) -> std::i
             summary.deleted_left_out
         ));
     }
+    if let Some(usage) = &summary.usage_file {
+        line.push_str(&format!("; read counts in {}", usage.display()));
+    }
     writeln!(out, "{line}")
 }
 

@@ -21,6 +21,9 @@ pub struct ExportSummary {
     /// hivelore only: ids written under another name than their own path, to avoid
     /// overwriting a file written by the same export.
     pub renamed: Vec<String>,
+    /// hivelore only: the usage file written with the memories' read counts, when any
+    /// was read.
+    pub usage_file: Option<std::path::PathBuf>,
 }
 
 /// Writes every memory (soft-deleted ones only with `include_deleted`) as one line of
@@ -77,10 +80,14 @@ pub fn export_hivelore(
     std::fs::create_dir_all(dir).map_err(|e| ExchangeError::io(dir, e))?;
     let mut summary = ExportSummary::default();
     let mut taken: HashSet<String> = HashSet::new();
+    let mut reads = Vec::new();
     reader.try_for_each_by_id(|memory| {
         if memory.is_deleted() && !include_deleted {
             summary.deleted_left_out += 1;
             return Ok(());
+        }
+        if memory.read_count > 0 || memory.last_read_at.is_some() {
+            reads.push((memory.id.clone(), memory.read_count, memory.last_read_at));
         }
         let wanted = md::relative_path(&memory);
         let path = free_path(&wanted, &mut taken);
@@ -101,7 +108,50 @@ pub fn export_hivelore(
         summary.written += 1;
         Ok::<(), ExchangeError>(())
     })?;
+    summary.usage_file = write_usage(dir, &reads)?;
     Ok(summary)
+}
+
+/// Writes the read counts of `reads` (id, count, last read) where hivelore reads them
+/// for the memories of `dir`: `.ai/.cache/usage.json` beside a `.ai/memories` directory,
+/// else `.cache/usage.json` inside `dir` (which `memlens import DIR` reads). A usage
+/// file already there keeps its other counters and entries; one of a version hivelore
+/// would not read is left alone. `None` when nothing was written.
+fn write_usage(
+    dir: &Path,
+    reads: &[(String, u32, Option<crate::model::Timestamp>)],
+) -> Result<Option<std::path::PathBuf>, ExchangeError> {
+    use crate::project::usage::{USAGE_FILE, UsageIndex};
+    if reads.is_empty() {
+        return Ok(None);
+    }
+    let beside_memories = dir.file_name().is_some_and(|n| n == "memories")
+        && dir
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == ".ai");
+    let cache = match dir.parent() {
+        Some(ai) if beside_memories => ai.join(".cache"),
+        _ => dir.join(".cache"),
+    };
+    let path = cache.join(USAGE_FILE);
+    let mut usage = UsageIndex::load(&path).map_err(|e| ExchangeError::BadPath {
+        path: path.clone(),
+        reason: e.to_string(),
+    })?;
+    let mut changed = false;
+    for (id, count, last) in reads {
+        changed |= usage.set_reads(id, *count, *last);
+    }
+    let Some(text) = changed
+        .then(|| usage.render(crate::model::Timestamp::now()))
+        .flatten()
+    else {
+        return Ok(None);
+    };
+    std::fs::create_dir_all(&cache).map_err(|e| ExchangeError::io(&cache, e))?;
+    std::fs::write(&path, text).map_err(|e| ExchangeError::io(&path, e))?;
+    Ok(Some(path))
 }
 
 /// How many `.md` files are in `dir` and below (`None` when it cannot be read: the
