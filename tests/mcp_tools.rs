@@ -362,6 +362,22 @@ async fn bad_arguments_answer_an_error_with_a_message_and_the_server_goes_on() {
         ("mem_get", json!({"id": 3}), "id"),
         ("mem_approve", json!({"id": "nope"}), "nope"),
         ("mem_reject", json!({"id": "nope"}), "nope"),
+        // arguments read through a flattened struct are named too
+        (
+            "remember_create_memory",
+            json!({"content": "x", "weight": "high"}),
+            "weight: invalid type: string \"high\", expected a number",
+        ),
+        (
+            "remember_create_memory",
+            json!({"content": "x", "tags": "notalist"}),
+            "tags: invalid type",
+        ),
+        (
+            "remember_update_memory",
+            json!({"memory_id": "m001", "title": 3}),
+            "title: invalid type",
+        ),
         (
             "remember_rate",
             json!({"memory_id": "m001", "rating": 6}),

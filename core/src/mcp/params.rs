@@ -25,11 +25,18 @@ impl<P: JsonSchema> JsonSchema for Parameters<P> {
 impl<S, P: DeserializeOwned> FromContextPart<ToolCallContext<'_, S>> for Parameters<P> {
     fn from_context_part(context: &mut ToolCallContext<S>) -> Result<Self, rmcp::ErrorData> {
         let arguments = serde_json::Value::Object(context.arguments.take().unwrap_or_default());
-        serde_path_to_error::deserialize(arguments)
+        serde_path_to_error::deserialize::<_, P>(arguments.clone())
             .map(Parameters)
             .map_err(|e| {
-                let path = e.path().to_string();
-                let inner = plain_words(&e.into_inner().to_string());
+                let mut path = e.path().to_string();
+                let inner = e.into_inner().to_string();
+                if path == "." {
+                    // a flattened struct hides where the error is: found by asking
+                    if let Some(key) = argument_at_fault::<P>(&arguments, &inner) {
+                        path = key;
+                    }
+                }
+                let inner = plain_words(&inner);
                 // rmcp answers an error with this prefix as the tool's error result
                 let message = if path == "." {
                     format!("failed to deserialize parameters: {inner}")
@@ -39,6 +46,31 @@ impl<S, P: DeserializeOwned> FromContextPart<ToolCallContext<'_, S>> for Paramet
                 rmcp::ErrorData::invalid_params(message, None)
             })
     }
+}
+
+/// The argument whose value gives the error `message` when `arguments` are read as `P`,
+/// for types whose fields are read through `#[serde(flatten)]` (serde then loses the
+/// path): the one argument whose value, left out, no longer gives that error. `None`
+/// when no single argument does.
+fn argument_at_fault<P: DeserializeOwned>(
+    arguments: &serde_json::Value,
+    message: &str,
+) -> Option<String> {
+    let object = arguments.as_object()?;
+    let mut at_fault = object.keys().filter(|key| {
+        let mut without = object.clone();
+        without.shift_remove(key.as_str());
+        match serde_json::from_value::<P>(serde_json::Value::Object(without)) {
+            Ok(_) => true,
+            // a required argument left out: another error, which says so
+            Err(e) => {
+                let other = e.to_string();
+                other != message && !other.starts_with("missing field")
+            }
+        }
+    });
+    let key = at_fault.next()?;
+    at_fault.next().is_none().then(|| key.clone())
 }
 
 /// serde's message in JSON's words rather than Rust's: "expected f64" becomes "expected
