@@ -4,7 +4,9 @@
 //!
 //! Mapping: an entity is a memory with title = `name` (its full text, however long,
 //! newlines included), id = [`entity_id`] of the name, body = the observations joined
-//! by newlines (empty when it has none: an empty memory), type = `entityType`
+//! by newlines (empty when it has none: an empty memory; when the body split at its
+//! newlines would not give the observations back, one holding a newline or being
+//! empty, the list is kept in `extra.observations` too), type = `entityType`
 //! lowercased with every character outside `[a-z0-9_-]` made `_` and cut to 40 (`note`
 //! when nothing is left; the original goes to `extra.entityType` when it differs). A
 //! relation becomes a relationship `{target: entity_id(to), kind: relationType}` on
@@ -153,6 +155,15 @@ fn entity(
         }
     }
     let body = observations.join("\n");
+    // the body says the observations back when split at its newlines; when it cannot
+    // (one holds a newline, or is empty, or there are none but an empty one) the list
+    // is kept as it was in `extra.observations`
+    let split_back: Vec<&str> = if body.is_empty() {
+        Vec::new()
+    } else {
+        body.split('\n').collect()
+    };
+    let keep_list = split_back != observations;
     let memory_type = memory_type(&entity_type);
     let id = entity_id(&entity_name);
     let mut fields = Map::new();
@@ -168,6 +179,9 @@ fn entity(
     fields.insert("source".into(), source);
     if memory_type != entity_type {
         fields.insert("entityType".into(), entity_type.into());
+    }
+    if keep_list {
+        fields.insert("observations".into(), observations.into());
     }
     for (key, value) in obj {
         if !matches!(
@@ -291,6 +305,36 @@ pub fn written_towards(memory: &crate::model::Memory, rel: &crate::model::Relati
 mod tests {
     use super::*;
     use crate::exchange::Collected;
+
+    /// Observations the body says back (split at its newlines) are not kept twice;
+    /// those it cannot (a newline inside one, a lone empty one) are kept as the list.
+    #[test]
+    fn observations_the_body_cannot_say_back_are_kept_as_the_list() {
+        let cases: [(&str, Option<Value>); 6] = [
+            (r#"["a","b"]"#, None),
+            (r#"[]"#, None),
+            (r#"["one"]"#, None),
+            (r#"["a\nb"]"#, Some(json!(["a\nb"]))),
+            (r#"[""]"#, Some(json!([""]))),
+            (r#"["a","","b"]"#, None),
+        ];
+        for (list, kept) in cases {
+            let text =
+                format!(r#"{{"type":"entity","name":"E","entityType":"t","observations":{list}}}"#);
+            let mut sink = Collected::default();
+            sink.file("memory.jsonl");
+            read(
+                text.as_bytes(),
+                Path::new("memory.jsonl"),
+                "memory.jsonl",
+                &mut sink,
+                Timestamp(0),
+            )
+            .unwrap();
+            let m = &sink.memories[0].2;
+            assert_eq!(m.extra.get("observations").cloned(), kept, "{list}");
+        }
+    }
 
     #[test]
     fn entities_become_memories_and_relations_their_links() {
