@@ -121,6 +121,39 @@ fn bad_input_exits_1_with_precise_lines_and_leaves_the_store_alone() {
         stderr(&out)
     );
     assert_eq!(export(h, &db), before);
+    // an OpenMemory record's problems name its own fields
+    let om = h.join("om.jsonl");
+    std::fs::write(&om, "{\"id\":\"x\",\"content\":5,\"state\":\"active\"}\n").unwrap();
+    let out = memlens(h, &["import", "--db", s(&db), s(&om)], &[]);
+    assert!(
+        stderr(&out).contains("om.jsonl:1: content: expected a string"),
+        "{}",
+        stderr(&out)
+    );
+    // a gzip file cut short stops the import, which says nothing was imported
+    let gz = h.join("cut.jsonl.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(
+        &mut enc,
+        "{\"id\":\"g\",\"content\":\"x\",\"state\":\"active\"}\n"
+            .repeat(200)
+            .as_bytes(),
+    )
+    .unwrap();
+    let bytes = enc.finish().unwrap();
+    std::fs::write(&gz, &bytes[..bytes.len() / 2]).unwrap();
+    let out = memlens(h, &["import", "--db", s(&db), s(&gz)], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: ")
+            && err.contains("cut.jsonl.gz")
+            && err
+                .trim_end()
+                .ends_with("; nothing was imported (the store is unchanged)"),
+        "{err}"
+    );
+    assert_eq!(export(h, &db), before);
     // a failed import into a store that was not there leaves no file behind
     let new = h.join("new.redb");
     let out = memlens(h, &["import", "--db", s(&new), s(&broken)], &[]);

@@ -57,8 +57,15 @@ fn import_into_store(
         Err(e) => {
             if let ExchangeError::Invalid { warnings, .. } = &e {
                 print_warnings(warnings, err);
+                return Err(e.into());
             }
-            Err(e.into())
+            // an input it could not read (the problems of one it read say it already)
+            Err(match e {
+                ExchangeError::Io { .. } | ExchangeError::TooLarge { .. } => {
+                    CommandError::ImportStopped(e)
+                }
+                other => other.into(),
+            })
         }
     }
 }

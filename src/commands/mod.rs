@@ -29,6 +29,10 @@ pub enum CommandError {
     /// An import or export failed.
     #[error(transparent)]
     Exchange(#[from] ExchangeError),
+    /// An import stopped by an input it could not read (a file cut short, a directory
+    /// it may not read): nothing was written.
+    #[error("{0}; nothing was imported (the store is unchanged)")]
+    ImportStopped(ExchangeError),
     /// No default place for the store.
     #[error(transparent)]
     NoDataDir(#[from] NoDataDir),

@@ -65,9 +65,24 @@ pub fn record(
     now: Timestamp,
 ) {
     if let Some(canonical) = to_canonical(obj, name, sink, line, now) {
-        deliver(sink, line, Memory::from_json(&canonical, now));
+        // problems are said in the file's own names: `content`, not `body`
+        let in_file_names = |mut errors: Vec<crate::model::FieldError>| {
+            for e in &mut errors {
+                if let Some((_, theirs)) = FILE_NAMES.iter().find(|(ours, _)| e.field == *ours) {
+                    e.field = (*theirs).to_string();
+                }
+            }
+            errors
+        };
+        let outcome = Memory::from_json(&canonical, now)
+            .map(|(m, warnings)| (m, in_file_names(warnings)))
+            .map_err(in_file_names);
+        deliver(sink, line, outcome);
     }
 }
+
+/// memlens's field names and the names an OpenMemory record gives those fields.
+const FILE_NAMES: [(&str, &str); 2] = [("body", "content"), ("tags", "categories")];
 
 /// The OpenMemory states and the status each one maps to (`deleted` is handled apart).
 const STATES: [(&str, Option<&str>); 3] = [
