@@ -579,3 +579,61 @@ fn hivelore_files_with_an_empty_or_blank_body_are_memories() {
     assert!(got["a"].has_empty_body() && got["b"].has_empty_body());
     assert_eq!(got["a"].shown_headline(), memlens::model::EMPTY_HEADLINE);
 }
+
+/// `--on-conflict update` takes the source's word on its links: a link the source
+/// dropped goes, while a link made in memlens stays and one unlinked in memlens stays
+/// unlinked.
+#[test]
+fn a_re_import_with_update_drops_the_links_the_source_dropped_and_keeps_the_persons() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("store.redb");
+    let db = db.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let out = memlens(dir.path(), &[&["--db", db], args].concat(), &[]);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stdout(&out)
+    };
+    let source = dir.path().join("graph.jsonl");
+    let write = |r1_links: &str| {
+        let mut text = format!(
+            r#"{{"id":"r1","body":"one","created_at":"2026-01-01T00:00:00.000Z","relationships":{r1_links}}}"#
+        );
+        for id in ["r2", "r3", "r4"] {
+            text.push_str(&format!(
+                "\n{{\"id\":\"{id}\",\"body\":\"{id}\",\"created_at\":\"2026-01-01T00:00:00.000Z\"}}"
+            ));
+        }
+        std::fs::write(&source, text).unwrap();
+    };
+    write(r#"[{"target":"r2","kind":"supports"},{"target":"r3","kind":"related"}]"#);
+    run(&["import", source.to_str().unwrap()]);
+    run(&["link", "r1", "r4"]);
+    run(&["unlink", "r1", "r3"]);
+    // the source drops r2 and still has r3
+    write(r#"[{"target":"r3","kind":"related"}]"#);
+    let report = run(&[
+        "import",
+        "--on-conflict",
+        "update",
+        source.to_str().unwrap(),
+    ]);
+    let line = report
+        .lines()
+        .find(|l| l.starts_with("updated r1:"))
+        .unwrap_or_else(|| panic!("{report}"));
+    assert!(
+        line.contains("1 link") && line.contains("1 link removed"),
+        "{line}"
+    );
+    let get = |id: &str| -> Value { serde_json::from_str(&run(&["get", id, "--json"])).unwrap() };
+    let targets: Vec<Value> = get("r1")["relationships"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["target"].clone())
+        .collect();
+    assert_eq!(targets, [serde_json::json!("r4")]);
+    assert_eq!(get("r2")["relationship_count"], 0, "the source dropped it");
+    assert_eq!(get("r3")["relationship_count"], 0, "unlinked in memlens");
+    assert_eq!(get("r4")["relationship_count"], 1, "linked in memlens");
+}

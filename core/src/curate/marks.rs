@@ -1,4 +1,5 @@
-//! Marks what a person changes in memlens on the memory itself
+//! Marks what a person changes in memlens on the memory itself (status, text, tags,
+//! the links it holds)
 //! ([`crate::model::Curated`]), so that a re-import from the memory's source keeps it.
 
 use super::edit::STATUS_KEYS;
@@ -21,11 +22,51 @@ pub(super) fn note_person_changes(before: &Memory, after: &mut Memory) {
     if before.tags != after.tags {
         after.curated.note_tags(&before.tags, &after.tags);
     }
+    if before.relationships != after.relationships {
+        let mut curated = std::mem::take(&mut after.curated);
+        curated.note_links(&held_links(before), &held_links(after));
+        after.curated = curated;
+    }
+}
+
+/// The links `m` holds, as (target, kind).
+fn held_links(m: &Memory) -> Vec<(&str, &str)> {
+    (m.relationships.iter())
+        .map(|r| (r.target.as_str(), r.kind.as_str()))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Linking marks the link added, unlinking a link the source gave marks it removed,
+    /// and undoing either drops the mark; a kind changed counts as a link made.
+    #[test]
+    fn links_made_removed_and_rekinded_are_marked_and_cancel_out() {
+        let link = |target: &str, kind: &str| crate::model::Relationship {
+            target: target.into(),
+            kind: kind.into(),
+            strength: None,
+        };
+        let mut m = Memory::new("a", "text", crate::model::Timestamp(1));
+        m.relationships = vec![link("src", "related")];
+        let change = |m: &Memory, links: Vec<crate::model::Relationship>| {
+            let mut after = m.clone();
+            after.relationships = links;
+            note_person_changes(m, &mut after);
+            after
+        };
+        let linked = change(&m, vec![link("src", "related"), link("new", "supports")]);
+        assert_eq!(linked.curated.links_added, ["new"]);
+        let unlinked = change(&linked, vec![link("new", "supports")]);
+        assert_eq!(unlinked.curated.links_removed, ["src"]);
+        let back = change(&unlinked, vec![link("src", "related")]);
+        assert!(back.curated.is_empty(), "{:?}", back.curated);
+        let rekinded = change(&m, vec![link("src", "supersedes")]);
+        assert_eq!(rekinded.curated.links_added, ["src"]);
+        assert!(rekinded.curated.links_removed.is_empty());
+    }
     use crate::curate::edit::{Edit, VALIDATED_BY};
     use crate::model::{Status, Timestamp};
 

@@ -8,8 +8,10 @@
 //! supersede, `set status`: [`crate::model::Curated`]), with who validated it and why
 //! it was rejected; the title and body when they were written in memlens (an edit, a
 //! merge); a soft deletion the source does not have; the ratings given in
-//! memlens (their raters are added to the source's aggregate again); the links and
-//! merges made in memlens beside the source's own; the tags added in memlens, and the
+//! memlens (their raters are added to the source's aggregate again); the links made
+//! in memlens (link, merge, supersede, a kind changed) beside the source's own, and
+//! the source's links removed in memlens stay removed (a link the source itself
+//! dropped goes); the tags added in memlens, and the
 //! source's tags removed in memlens stay removed; the pairs marked "not a duplicate";
 //! the larger read count and the later read. Each kept thing is named, per memory, in
 //! the import's report.
@@ -64,19 +66,23 @@ pub fn update_from_source(stored: &Memory, incoming: &Memory) -> (Memory, Vec<St
         m.ratings.clone_from(&stored.ratings);
         kept.push(plural(stored.ratings.len(), "rating"));
     }
-    let mut links = 0;
-    for rel in &stored.relationships {
-        let known = m
-            .relationships
-            .iter()
-            .any(|r| r.target == rel.target && r.kind == rel.kind);
-        if !known && rel.target != m.id {
-            m.relationships.push(rel.clone());
-            links += 1;
-        }
+    // the source's links, but those removed or made (or given another kind) in
+    // memlens, which stay as memlens has them; a link the source dropped goes
+    let marks = &stored.curated;
+    m.relationships = marks.links_over(&incoming.relationships, &stored.relationships);
+    m.relationships.retain(|r| r.target != m.id);
+    let made = (stored.relationships.iter())
+        .filter(|r| marks.links_added.contains(&r.target))
+        .filter(|r| !incoming.relationships.contains(r))
+        .count();
+    if made > 0 {
+        kept.push(plural(made, "link"));
     }
-    if links > 0 {
-        kept.push(plural(links, "link"));
+    let unlinked = (incoming.relationships.iter())
+        .filter(|r| marks.links_removed.contains(&r.target))
+        .count();
+    if unlinked > 0 {
+        kept.push(format!("{} removed", plural(unlinked, "link")));
     }
     m.tags = stored.curated.tags_over(&incoming.tags);
     let added: Vec<&str> = (stored.curated.tags_added.iter())
@@ -137,6 +143,8 @@ mod tests {
             text: false,
             tags_added: vec!["mine".into()],
             tags_removed: Vec::new(),
+            links_added: vec!["b".into()],
+            links_removed: Vec::new(),
         };
         stored.feel[0] = Some(0.1);
         let mut incoming = Memory::new("a", "new text", Timestamp(5));
@@ -162,6 +170,49 @@ mod tests {
             "the marks stay for the next import"
         );
         assert!(m.validate().is_empty(), "{:?}", m.validate());
+    }
+
+    /// The source's word on its links, but for the links changed in memlens: a link
+    /// made or given another kind in memlens stays as it is, one removed in memlens
+    /// stays removed, and one the source dropped (that memlens did not make) goes.
+    #[test]
+    fn links_follow_the_source_but_for_those_changed_in_memlens() {
+        let link = |target: &str, kind: &str| Relationship {
+            target: target.into(),
+            kind: kind.into(),
+            strength: None,
+        };
+        let mut stored = Memory::new("a", "text", Timestamp(1));
+        // f came from the source; b's kind was changed and d made in memlens; c was
+        // removed in memlens
+        stored.relationships = vec![
+            link("f", "related"),
+            link("b", "supersedes"),
+            link("d", "related"),
+        ];
+        stored.curated = Curated {
+            links_added: vec!["b".into(), "d".into()],
+            links_removed: vec!["c".into()],
+            ..Curated::default()
+        };
+        let mut incoming = Memory::new("a", "text", Timestamp(2));
+        // the source dropped f, still has b and c, and added e
+        incoming.relationships = vec![
+            link("b", "related"),
+            link("c", "supports"),
+            link("e", "related"),
+        ];
+        let (m, kept) = update_from_source(&stored, &incoming);
+        assert_eq!(
+            m.relationships,
+            vec![
+                link("e", "related"),
+                link("b", "supersedes"),
+                link("d", "related")
+            ]
+        );
+        assert_eq!(kept, ["2 links", "1 link removed"]);
+        assert_eq!(m.curated, stored.curated);
     }
 
     #[test]

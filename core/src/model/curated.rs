@@ -16,12 +16,71 @@ pub struct Curated {
     pub tags_added: Vec<String>,
     /// Tags removed in memlens.
     pub tags_removed: Vec<String>,
+    /// The memories this one was linked to in memlens (a link made, or its kind
+    /// changed, by link, merge or supersede), by id: a re-import keeps these links.
+    pub links_added: Vec<String>,
+    /// The memories this one held a link to that was removed in memlens, by id: a
+    /// re-import leaves these links out.
+    pub links_removed: Vec<String>,
 }
 
 impl Curated {
     /// True when nothing was changed in memlens.
     pub fn is_empty(&self) -> bool {
-        !self.status && !self.text && self.tags_added.is_empty() && self.tags_removed.is_empty()
+        !self.status
+            && !self.text
+            && self.tags_added.is_empty()
+            && self.tags_removed.is_empty()
+            && self.links_added.is_empty()
+            && self.links_removed.is_empty()
+    }
+
+    /// Records a change of the links a memory holds from `before` to `after` (target,
+    /// kind): a link made or given another kind is marked added, one taken away marked
+    /// removed, and a mark the change undoes is dropped.
+    pub fn note_links(&mut self, before: &[(&str, &str)], after: &[(&str, &str)]) {
+        for &(target, _) in after.iter().filter(|l| !before.contains(l)) {
+            // a link removed in memlens and made again is the source's once more
+            if let Some(i) = self.links_removed.iter().position(|t| t == target) {
+                self.links_removed.remove(i);
+            } else if !self.links_added.iter().any(|t| t == target) {
+                self.links_added.push(target.to_string());
+            }
+        }
+        let held = |target: &str| after.iter().any(|(t, _)| *t == target);
+        for &(target, _) in before.iter().filter(|(t, _)| !held(t)) {
+            if let Some(i) = self.links_added.iter().position(|t| t == target) {
+                self.links_added.remove(i);
+            } else if !self.links_removed.iter().any(|t| t == target) {
+                self.links_removed.push(target.to_string());
+            }
+        }
+    }
+
+    /// The links a re-import leaves, from the source's `incoming` and the `stored`
+    /// memory's own: the source's, but those removed in memlens and those whose link
+    /// was made (or changed) in memlens, then those made in memlens as they are stored.
+    pub fn links_over(
+        &self,
+        incoming: &[super::Relationship],
+        stored: &[super::Relationship],
+    ) -> Vec<super::Relationship> {
+        let ours = |target: &str| {
+            self.links_removed.iter().any(|t| t == target)
+                || self.links_added.iter().any(|t| t == target)
+        };
+        let mut links: Vec<super::Relationship> = incoming
+            .iter()
+            .filter(|r| !ours(&r.target))
+            .cloned()
+            .collect();
+        links.extend(
+            stored
+                .iter()
+                .filter(|r| self.links_added.contains(&r.target))
+                .cloned(),
+        );
+        links
     }
 
     /// Records a change of the tags from `before` to `after`: a tag added back after
@@ -87,6 +146,7 @@ mod tests {
             text: false,
             tags_added: tags(&["mine"]),
             tags_removed: tags(&["noise"]),
+            ..Curated::default()
         };
         // the source dropped "old" and added "new": both follow the source
         let got = c.tags_over(&tags(&["new", "noise", "kept"]));

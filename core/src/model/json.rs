@@ -275,6 +275,12 @@ pub(crate) fn curated_json(c: &Curated) -> Value {
     if !c.tags_removed.is_empty() {
         m.insert("tags_removed".into(), c.tags_removed.clone().into());
     }
+    if !c.links_added.is_empty() {
+        m.insert("links_added".into(), c.links_added.clone().into());
+    }
+    if !c.links_removed.is_empty() {
+        m.insert("links_removed".into(), c.links_removed.clone().into());
+    }
     Value::Object(m)
 }
 
@@ -497,12 +503,14 @@ impl Reader {
                     text,
                     tags_added: list("tags_added"),
                     tags_removed: list("tags_removed"),
+                    links_added: list("links_added"),
+                    links_removed: list("links_removed"),
                 }
             }
             _ => {
                 self.wrong(
                     field,
-                    "an object {status, text, tags_added, tags_removed}",
+                    "an object {status, text, tags_added, tags_removed, links_added, links_removed}",
                     v,
                 );
                 Curated::default()

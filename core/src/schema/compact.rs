@@ -131,10 +131,18 @@ fn encode_with(m: &Memory, w: &mut Vec<u8>, tag: u8) {
     // What a person changed in memlens, after those and only when there is some.
     if !m.curated.is_empty() {
         // one byte of marks: the status (1), the text (2; written by schema 6's later
-        // versions only, so every byte an earlier one wrote reads the same)
-        w.push(u8::from(m.curated.status) | (u8::from(m.curated.text) << 1));
+        // versions only, so every byte an earlier one wrote reads the same), links
+        // marked (4: their two lists follow the tags', written by later versions only)
+        let links = !(m.curated.links_added.is_empty() && m.curated.links_removed.is_empty());
+        w.push(
+            u8::from(m.curated.status) | (u8::from(m.curated.text) << 1) | (u8::from(links) << 2),
+        );
         put_list(w, &m.curated.tags_added);
         put_list(w, &m.curated.tags_removed);
+        if links {
+            put_list(w, &m.curated.links_added);
+            put_list(w, &m.curated.links_removed);
+        }
     }
 }
 
@@ -269,7 +277,7 @@ fn decode_fields(bytes: &[u8]) -> Option<Memory> {
     }
     if r.at < bytes.len() {
         let marks = r.u8()?;
-        if marks > 3 {
+        if marks > 7 {
             return None;
         }
         m.curated = Curated {
@@ -277,7 +285,15 @@ fn decode_fields(bytes: &[u8]) -> Option<Memory> {
             text: marks & 2 != 0,
             tags_added: strings(&mut r)?,
             tags_removed: strings(&mut r)?,
+            ..Curated::default()
         };
+        if marks & 4 != 0 {
+            m.curated.links_added = strings(&mut r)?;
+            m.curated.links_removed = strings(&mut r)?;
+            if m.curated.links_added.is_empty() && m.curated.links_removed.is_empty() {
+                return None; // never written so: damage
+            }
+        }
         if m.curated.is_empty() {
             return None; // never written so: damage
         }
@@ -312,6 +328,11 @@ mod tests {
                 m.curated.status = true;
                 m.curated.text = m.id.ends_with("13");
                 m.curated.tags_removed = vec!["gone".into()];
+                if m.id.ends_with("23") {
+                    // link marks, which only later versions write
+                    m.curated.links_added = vec!["other".into()];
+                    m.curated.links_removed = vec!["old".into(), "older".into()];
+                }
                 m.rating_count += 2;
                 m.ratings = vec![
                     Rating {
