@@ -302,7 +302,8 @@ fn a_first_line_over_a_mebibyte_is_still_detected_by_its_keys() {
     let (_d, store) = temp_store();
     match import_paths(&store, &[&body], OnConflict::Fail) {
         Err(ExchangeError::Invalid { problems, .. }) => {
-            assert!(problems.shown[0].field == "body", "{:?}", problems.shown)
+            // named as the file names it
+            assert!(problems.shown[0].field == "content", "{:?}", problems.shown)
         }
         other => panic!("expected a body problem, got {other:?}"),
     }

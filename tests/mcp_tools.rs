@@ -1051,3 +1051,22 @@ fn a_list_filters_item_is_one_value_even_with_a_comma() {
         "an empty list filters nothing"
     );
 }
+
+/// A request whose text holds half of a UTF-16 surrogate pair (a JavaScript client's
+/// string cut inside an emoji) is answered, with its id, the half read as U+FFFD.
+#[test]
+fn a_lone_surrogate_in_a_request_is_read_as_the_replacement_character() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path(), 3);
+    let lines = served(
+        &db,
+        &[
+            initialize().to_string(),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"mem_search","arguments":{"query":"emoji \ud83d"}}}"#.to_string(),
+        ],
+    );
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[1]["id"], 9, "{}", lines[1]);
+    assert_eq!(lines[1]["result"]["isError"], false, "{}", lines[1]);
+}

@@ -44,7 +44,8 @@ where
     let reading = tokio::spawn(async move {
         let mut lines = BufReader::new(input).split(b'\n');
         let mut initialized = false;
-        while let Ok(Some(mut line)) = lines.next_segment().await {
+        while let Ok(Some(line)) = lines.next_segment().await {
+            let mut line = mend_surrogates(line);
             match check(&line, initialized) {
                 Check::Pass(kind) => {
                     initialized |= kind == Message::Initialize;
@@ -167,6 +168,65 @@ enum Message {
 /// The longest line the protocol library reads, newline included; it drops a longer one
 /// unanswered, so it is answered here.
 const LONGEST_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+
+/// `line` with every escaped UTF-16 surrogate that is not one of a pair (`"\ud83d"`
+/// alone, as a JavaScript client writes a string it cut inside an emoji) made the
+/// replacement character `\ufffd`: JSON parsers refuse such a line, and the request it
+/// carries would go unanswered for want of its id. Anything else is left as it is.
+fn mend_surrogates(line: Vec<u8>) -> Vec<u8> {
+    /// The surrogate a `\uXXXX` escape at `at` (its backslash) names: 1 for a leading
+    /// one, 2 for a trailing one, 0 for another escape or none.
+    fn surrogate_at(line: &[u8], at: usize) -> u8 {
+        let Some(hex) = line.get(at + 2..at + 6) else {
+            return 0;
+        };
+        let Some(unit) = std::str::from_utf8(hex)
+            .ok()
+            .and_then(|h| u16::from_str_radix(h, 16).ok())
+        else {
+            return 0;
+        };
+        match unit {
+            0xD800..=0xDBFF if line.get(at + 1) == Some(&b'u') => 1,
+            0xDC00..=0xDFFF if line.get(at + 1) == Some(&b'u') => 2,
+            _ => 0,
+        }
+    }
+    if !line
+        .windows(3)
+        .any(|w| w[0] == b'\\' && w[1] == b'u' && matches!(w[2], b'd' | b'D'))
+    {
+        return line;
+    }
+    let mut out = Vec::with_capacity(line.len());
+    let mut at = 0;
+    while at < line.len() {
+        if line[at] != b'\\' {
+            out.push(line[at]);
+            at += 1;
+            continue;
+        }
+        let lone = match surrogate_at(&line, at) {
+            1 if surrogate_at(&line, at + 6) == 2 => {
+                // a pair: both escapes as they are
+                out.extend_from_slice(&line[at..at + 12]);
+                at += 12;
+                continue;
+            }
+            0 => false,
+            _ => true,
+        };
+        if lone {
+            out.extend_from_slice(b"\\ufffd");
+            at += 6;
+        } else {
+            // another escape (`\\`, `\"`, `\u0041`): its two first bytes as they are
+            out.extend_from_slice(&line[at..(at + 2).min(line.len())]);
+            at += 2;
+        }
+    }
+    out
+}
 
 /// What becomes of `line`; before the session is `initialized`, a request other than
 /// `initialize` or `ping` is answered here (the protocol library ends the session on
@@ -456,6 +516,30 @@ mod tests {
         );
         let not_json = "x".repeat(LONGEST_LINE);
         assert_eq!(reply(&not_json)["id"], Value::Null);
+    }
+
+    /// A lone escaped surrogate becomes U+FFFD, so the line parses and its request is
+    /// answered; pairs, other escapes and an escaped backslash before `ud800` stay.
+    #[test]
+    fn lone_surrogates_are_mended_and_pairs_and_other_escapes_kept() {
+        let mended =
+            |text: &str| String::from_utf8(mend_surrogates(text.as_bytes().to_vec())).unwrap();
+        let cases = [
+            (r#"{"q":"emoji \ud83d"}"#, r#"{"q":"emoji \ufffd"}"#),
+            (r#"{"q":"\uDE00 x"}"#, r#"{"q":"\ufffd x"}"#),
+            (r#"{"q":"\ud83d\ude00"}"#, r#"{"q":"\ud83d\ude00"}"#),
+            (r#"{"q":"\\ud83d"}"#, r#"{"q":"\\ud83d"}"#),
+            (r#"{"q":"\u0041\"\\"}"#, r#"{"q":"\u0041\"\\"}"#),
+            (
+                r#"{"q":"\ud83d\ud83d\ude00"}"#,
+                r#"{"q":"\ufffd\ud83d\ude00"}"#,
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(mended(line), want, "{line}");
+            let parsed: Result<Value, _> = serde_json::from_str(&mended(line));
+            assert!(parsed.is_ok(), "{line}");
+        }
     }
 
     #[test]
