@@ -268,6 +268,16 @@ async fn memlens_mcp_takes_every_argument_remember_mcp_takes() {
         );
     }
 
+    // an update's scores may be null (it unscores them), so a client that checks its
+    // arguments against the schema lets that through; a create's may not
+    let schema = |tool: &str| {
+        let t = tools.iter().find(|t| t.name == tool).unwrap();
+        Value::Object((*t.input_schema).clone())
+    };
+    let field = FEEL_DIMS[0].field;
+    assert!(types(&schema("remember_update_memory")["properties"][field]).contains("null"));
+    assert!(!types(&schema("remember_create_memory")["properties"][field]).contains("null"));
+
     // A call with every argument remember-mcp's schema has, each at a value it allows.
     let every = |tool: &str| -> Map<String, Value> {
         props(&r, tool)

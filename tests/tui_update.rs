@@ -899,3 +899,40 @@ fn help_title_and_filter_hint_name_the_keys_in_force() {
     d.dispatch(Action::ToggleFilters);
     assert!(tui_common::screen(&d).contains("h/l low · H/L high · 0 reset · Esc close"));
 }
+
+/// A tab that sorts by a field shows each memory's value of it at the row's end, as
+/// the command line's table does; the time tab shows none.
+#[test]
+fn a_tab_sorted_by_a_field_shows_its_value_on_each_row() {
+    let f = fixture();
+    let mut b = session(&f, (120, 40));
+    b.dispatch(Action::ShowDensity);
+    let screen = tui_common::screen(&b);
+    let hit = b.state.results.hits[0].clone();
+    let title = hit.memory.shown_headline().to_string();
+    let row = screen
+        .lines()
+        .find(|l| l.contains(title.get(..20).unwrap_or(&title)))
+        .unwrap_or_else(|| panic!("{screen}"));
+    let list_part: &str = row.split('│').next().unwrap_or(row);
+    let list_part = list_part.split('┃').nth(1).unwrap_or(list_part);
+    assert!(
+        list_part
+            .trim_end()
+            .ends_with(&hit.relationship_count.to_string()),
+        "{row}"
+    );
+    b.dispatch(Action::ShowTime);
+    let screen = tui_common::screen(&b);
+    let row = screen
+        .lines()
+        .find(|l| l.contains(title.get(..20).unwrap_or(&title)))
+        .unwrap_or_else(|| panic!("{screen}"));
+    let list_part = row.split('┃').nth(1).unwrap_or(row);
+    assert!(
+        !list_part
+            .trim_end()
+            .ends_with(&format!(" {}", hit.relationship_count)),
+        "{row}"
+    );
+}

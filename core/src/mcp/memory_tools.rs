@@ -88,14 +88,17 @@ pub struct GetParams {
 
 /// The schema of `remember_create_memory`: its fields and every scored dimension.
 fn create_schema() -> std::sync::Arc<rmcp::model::JsonObject> {
-    let mut schema = with_ignored(&with_scores(input_schema::<CreateParams>()));
+    let mut schema = with_ignored(&with_scores(input_schema::<CreateParams>(), false));
     schema.insert("required".into(), json!(["content"]));
     std::sync::Arc::new(schema)
 }
 
 /// The schema of `remember_update_memory`: its fields and every scored dimension.
 fn update_schema() -> std::sync::Arc<rmcp::model::JsonObject> {
-    std::sync::Arc::new(with_ignored(&with_scores(input_schema::<UpdateParams>())))
+    std::sync::Arc::new(with_ignored(&with_scores(
+        input_schema::<UpdateParams>(),
+        true,
+    )))
 }
 
 /// `schema` with a property of any type for each of the [`IGNORED`] arguments.

@@ -78,8 +78,15 @@ fn plain(value: &mut Value, defs: &Map<String, Value>) {
 }
 
 /// `base` (a schemars object schema) with one optional number property per scored
-/// dimension, each with its range, and one per alias (remember-mcp's 29-name form).
-pub fn with_scores(base: Arc<JsonObject>) -> Arc<JsonObject> {
+/// dimension, each with its range, and one per alias (remember-mcp's 29-name form);
+/// each may also be `null` when `unscored` (an update, where `null` unscores it), so a
+/// client that checks arguments against the schema lets that through.
+pub fn with_scores(base: Arc<JsonObject>, unscored: bool) -> Arc<JsonObject> {
+    let kind = if unscored {
+        json!(["number", "null"])
+    } else {
+        json!("number")
+    };
     let mut schema = (*base).clone();
     let properties = schema
         .entry("properties")
@@ -89,7 +96,7 @@ pub fn with_scores(base: Arc<JsonObject>) -> Arc<JsonObject> {
             props.insert(
                 d.field.into(),
                 json!({
-                    "type": "number",
+                    "type": kind,
                     "minimum": d.min,
                     "maximum": d.max,
                     "description": format!(
@@ -104,7 +111,7 @@ pub fn with_scores(base: Arc<JsonObject>) -> Arc<JsonObject> {
             props.insert(
                 alias,
                 json!({
-                    "type": "number",
+                    "type": kind,
                     "minimum": d.min,
                     "maximum": d.max,
                     "description": format!("Another name of {} (remember-mcp)", d.field),

@@ -53,6 +53,7 @@ pub mod literal;
 mod literal_postings;
 mod offsets;
 mod order;
+pub(crate) use order::sort_field;
 pub mod output;
 mod parts;
 pub mod plan;

@@ -164,8 +164,9 @@ pub fn listing_json(req: &SearchRequest, listing: Listing, resp: &SearchResponse
     doc
 }
 
-/// A score or a field's value in the table: a whole number as one, else three decimals.
-fn shown_number(x: f64) -> String {
+/// A score or a field's value in the table (and the browser's list): a whole number as
+/// one, else three decimals.
+pub fn shown_number(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{x:.0}")
     } else {

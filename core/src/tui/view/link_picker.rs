@@ -57,7 +57,7 @@ pub fn draw(
         .skip(top)
         .take(rows)
         .map(|(i, hit)| {
-            let line = super::list::row(hit, w, i == selected, false, look);
+            let line = super::list::row(hit, w, i == selected, false, None, look);
             if i == selected {
                 line.style(look.theme.selected())
             } else {

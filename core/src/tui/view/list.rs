@@ -77,16 +77,24 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
         };
         lines.push(Line::styled(format!(" {text}"), look.theme.muted()));
     }
+    // a tab that sorts by a field shows each memory's value of it, as the command
+    // line's table does
+    let by = match state.review.queue {
+        Some(_) => None,
+        None => crate::search::sort_field(state.mode()),
+    };
     for index in state.list_top..(state.list_top + rows).min(total) {
         let selected = index == state.selected;
         let line = match state.results.get(index) {
-            Some(hit) => row(
-                hit,
-                w,
-                selected,
-                state.marked.contains(&hit.memory.id),
-                look,
-            ),
+            Some(hit) => {
+                let value = by
+                    .map(|f| f.value(&hit.memory, hit.relationship_count))
+                    .map(|v| {
+                        v.map_or_else(|| "–".to_string(), crate::search::output::shown_number)
+                    });
+                let marked = state.marked.contains(&hit.memory.id);
+                row(hit, w, selected, marked, value.as_deref(), look)
+            }
             None => Line::styled(" …", look.theme.muted()),
         };
         lines.push(if selected {
@@ -98,9 +106,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &State, look: &Look<'_>) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// One row: cursor, mark, date, type, headline; discovery, partial match and deleted
-/// flags at the right.
-pub fn row<'a>(hit: &'a Hit, w: usize, selected: bool, marked: bool, look: &Look<'_>) -> Line<'a> {
+/// One row: cursor, mark, date, type, headline; the `value` of the field the list is
+/// sorted by, then the discovery, partial match and deleted flags at the right.
+pub fn row<'a>(
+    hit: &'a Hit,
+    w: usize,
+    selected: bool,
+    marked: bool,
+    value: Option<&str>,
+    look: &Look<'_>,
+) -> Line<'a> {
     let m = &hit.memory;
     let marker = if selected { "▸" } else { " " };
     let mark = if marked { "●" } else { " " };
@@ -125,7 +140,9 @@ pub fn row<'a>(hit: &'a Hit, w: usize, selected: bool, marked: bool, look: &Look
     if m.is_deleted() {
         right.push('✗');
     }
-    let head_room = w.saturating_sub(2 + width(&date) + width(&kind) + width(&right) + 1);
+    let value = value.map(|v| format!("{v} ")).unwrap_or_default();
+    let head_room =
+        w.saturating_sub(2 + width(&date) + width(&kind) + width(&value) + width(&right) + 1);
     // the list never shows private text; the detail pane reveals it on request
     let headline = crate::project::private::mask(m.shown_headline());
     let headline = truncate(&inert(&headline), head_room).into_owned();
@@ -141,6 +158,7 @@ pub fn row<'a>(hit: &'a Hit, w: usize, selected: bool, marked: bool, look: &Look
         Span::styled(kind, look.theme.highlight()),
         Span::styled(headline, head_style),
         Span::raw(" ".repeat(pad + 1)),
+        Span::styled(value, look.theme.muted()),
         Span::styled(right, look.theme.highlight()),
     ])
 }
