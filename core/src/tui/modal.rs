@@ -281,16 +281,24 @@ pub fn targets_label(ids: &[String]) -> String {
 
 /// Comma-separated text as a list: trimmed, blanks dropped.
 pub fn split_list(text: &str) -> Vec<String> {
-    text.split(',')
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(str::to_string)
-        .collect()
+    let mut items: Vec<String> = Vec::new();
+    for item in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        // said twice, asked once (the status line echoes the list)
+        if !items.iter().any(|seen| seen == item) {
+            items.push(item.to_string());
+        }
+    }
+    items
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_typed_list_is_trimmed_without_blanks_or_repeats() {
+        assert_eq!(split_list("trial, trial,  , Trial2,"), ["trial", "Trial2"]);
+    }
 
     #[test]
     fn type_options_merge_store_and_known_types_once_and_end_with_other() {
