@@ -279,7 +279,7 @@ pub fn targets_label(ids: &[String]) -> String {
     }
 }
 
-/// Comma-separated text as a list: trimmed, blanks dropped.
+/// Comma-separated text as a list: trimmed, blanks and repeats dropped.
 pub fn split_list(text: &str) -> Vec<String> {
     let mut items: Vec<String> = Vec::new();
     for item in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
