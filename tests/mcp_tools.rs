@@ -205,6 +205,24 @@ async fn every_tool_works_and_its_change_is_what_the_command_line_sees() {
     let stored = get(dbs, &id);
     assert!(stored["deleted_at"].is_string());
     assert_eq!(stored["deleted_reason"], "done");
+    // a write to a soft-deleted memory is kept, and the answer says it stays deleted
+    let updated = client
+        .ok(
+            "remember_update_memory",
+            json!({"memory_id": id, "title": "after the delete"}),
+        )
+        .await;
+    assert!(
+        updated["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("soft-deleted"),
+        "{updated}"
+    );
+    let rated = client
+        .ok("remember_rate", json!({"memory_id": id, "rating": 4}))
+        .await;
+    assert_eq!(rated["still_deleted"], json!([id]), "{rated}");
 
     let found = client
         .ok("mem_search", json!({"query": "alpha", "track": true}))

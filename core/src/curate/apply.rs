@@ -143,6 +143,16 @@ impl Applied {
     pub fn is_no_op(&self) -> bool {
         self.undo.entries.is_empty()
     }
+
+    /// The changed memories that are soft-deleted after the change (an agent's write
+    /// to one is kept, but nothing lists it until it is restored).
+    pub fn left_deleted(&self) -> Vec<&str> {
+        (self.undo.entries.iter())
+            .filter(|e| e.after.as_ref().is_some_and(|m| m.deleted_at.is_some()))
+            .filter(|e| e.before.as_ref().is_some_and(|m| m.deleted_at.is_some()))
+            .map(|e| e.id.as_str())
+            .collect()
+    }
 }
 
 /// The memories a change has touched so far, inside its write transaction.

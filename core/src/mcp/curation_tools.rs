@@ -82,11 +82,17 @@ impl MemoryServer {
             let mut lines = Vec::new();
             crate::curate::report(&change, &applied, &mut lines)?;
             let changed: Vec<&str> = applied.changed().iter().map(|e| e.id.as_str()).collect();
-            Ok(json!({
+            let mut answer = json!({
                 "changed": changed,
                 "unchanged": applied.unchanged,
                 "report": String::from_utf8_lossy(&lines).trim_end(),
-            }))
+            });
+            let deleted = applied.left_deleted();
+            if !deleted.is_empty() {
+                answer["still_deleted"] = json!(deleted);
+                answer["note"] = json!(super::STILL_DELETED);
+            }
+            Ok(answer)
         })
         .await
     }

@@ -241,11 +241,16 @@ impl MemoryServer {
                 ),
                 None => (Vec::new(), None),
             };
+            let message = match (applied.is_no_op(), applied.left_deleted().is_empty()) {
+                (true, _) => "nothing changed",
+                (false, true) => "Memory updated",
+                (false, false) => super::STILL_DELETED,
+            };
             Ok(json!({
                 "memory_id": id,
                 "updated_at": updated_at,
                 "updated_fields": fields,
-                "message": if applied.is_no_op() { "nothing changed" } else { "Memory updated" },
+                "message": message,
                 "ignored": ignored,
             }))
         })

@@ -95,6 +95,10 @@ impl MemoryServer {
     }
 }
 
+/// What a write to a soft-deleted memory answers beside its result: the change is
+/// kept, but no search lists the memory until a person restores it.
+const STILL_DELETED: &str = "changed, but the memory is soft-deleted: no search lists it until it is restored (memlens restore ID)";
+
 /// Runs blocking store work on tokio's blocking threads and turns its outcome into a
 /// tool result: JSON on success, an error result with the message otherwise.
 async fn blocking(
