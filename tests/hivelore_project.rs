@@ -541,3 +541,30 @@ fn a_rejected_memory_deleted_and_restored_after_the_index_is_lost_keeps_its_reas
     assert!(text.contains("we: now ship"), "{text}");
     assert_ne!(text, original);
 }
+
+/// A soft-deleted memory whose file is put back as it was by hand (`git checkout`) is
+/// no longer deleted, also when the file has no `stale_reason` key (the index's record
+/// of the delete stayed on it).
+#[test]
+fn a_deleted_memorys_file_put_back_by_hand_is_served_again() {
+    let Some(project) = TempProject::new("putback") else {
+        return;
+    };
+    let path = project.memories().join("nostale.md");
+    let text = "---\nid: nostale\nscope: team\ntype: gotcha\nstatus: proposed\ntags: []\ncreated_at: \"2099-01-01T00:00:00.000Z\"\n---\nno stale key\n";
+    std::fs::write(&path, text).unwrap();
+    {
+        let store = open(&project);
+        apply(
+            &store,
+            &Change::edit(["nostale"], Edit::Delete { reason: None }),
+        )
+        .unwrap();
+    }
+    assert!(!load(&project.memories())["nostale"].served());
+    std::fs::write(&path, text).unwrap();
+    let store = open(&project);
+    let m = store.read().unwrap().get("nostale").unwrap().unwrap();
+    assert_eq!(m.deleted_at, None, "{m:?}");
+    assert_eq!(m.status, memlens::model::Status::Proposed);
+}

@@ -21,6 +21,8 @@ pub fn merge(
     held_by: &dyn Fn(&str) -> bool,
     changed_at: Timestamp,
 ) -> Memory {
+    // what the file says of a soft delete (its marker, read as the deletion)
+    let marked = (file.deleted_at, file.deleted_reason.clone());
     let mut m = match stored {
         Some(s) => {
             let mut m = s.clone();
@@ -43,7 +45,7 @@ pub fn merge(
         }
         None => file.clone(),
     };
-    apply_deletion(&mut m, stored);
+    apply_deletion(&mut m, marked, stored);
     if let Some(s) = stored {
         let mut same = m.clone();
         same.updated_at = s.updated_at;
@@ -80,8 +82,12 @@ fn relationships(
 /// reading of the file has already taken the marker's word,
 /// [`super::deleted::restore_from`]; the index's own record of the deletion is more exact); a
 /// file no longer marked (an agent revived it) is not deleted.
-fn apply_deletion(m: &mut Memory, stored: Option<&Memory>) {
-    match (m.deleted_at, stored.filter(|s| s.deleted_at.is_some())) {
+fn apply_deletion(
+    m: &mut Memory,
+    (marked, reason): (Option<Timestamp>, Option<String>),
+    stored: Option<&Memory>,
+) {
+    match (marked, stored.filter(|s| s.deleted_at.is_some())) {
         (Some(_), Some(s)) => {
             m.status = s.status;
             m.deleted_at = s.deleted_at;
@@ -91,7 +97,13 @@ fn apply_deletion(m: &mut Memory, stored: Option<&Memory>) {
                 None => m.extra.shift_remove("stale_reason"),
             };
         }
-        (Some(_), None) => {}
-        (None, _) => m.deleted_reason = None,
+        (Some(at), None) => {
+            m.deleted_at = Some(at);
+            m.deleted_reason = reason;
+        }
+        (None, _) => {
+            m.deleted_at = None;
+            m.deleted_reason = None;
+        }
     }
 }
