@@ -161,3 +161,26 @@ fn an_emptied_body_saves_as_an_empty_memory() {
     assert_eq!(b.state.overlay, None, "saved and closed");
     assert!(stored(&b, &id).expect("stored").body.is_empty());
 }
+
+/// A memory holding private text is edited only once private text is shown: the
+/// editor shows the text as it is, so it does not open on a hidden secret.
+#[test]
+fn the_editor_opens_on_private_text_only_once_it_is_shown() {
+    let mut memories = tui_common::memories();
+    for m in &mut memories {
+        m.body = format!("token <private>SECRET-123</private> {}", m.body);
+    }
+    let f = tui_common::fixture_with(memories);
+    let mut b = tui_common::session(&f, (120, 40));
+    b.dispatch(memlens::tui::action::Action::SelectFirst);
+    let id = cursor(&b);
+    assert!(stored(&b, &id).expect("stored").body.contains("<private>"));
+    b.type_keys("e");
+    assert_eq!(b.state.overlay, None, "not opened");
+    assert!(b.state.editor.is_none());
+    let said = b.state.message.clone().unwrap_or_default();
+    assert!(said.contains("private text"), "{said}");
+    b.dispatch(memlens::tui::action::Action::TogglePrivate);
+    b.type_keys("e");
+    assert_eq!(b.state.overlay, Some(Overlay::Editor));
+}

@@ -37,6 +37,21 @@ pub(super) fn close(state: &mut State, action: Action) -> Option<Action> {
 pub(super) fn open_editor(state: &mut State) {
     begin(state);
     match cursor_memory(state) {
+        // the editor shows the text as it is: private parts only once revealed
+        Some(memory)
+            if !state.reveal_private
+                && crate::project::private::has_private(&format!(
+                    "{}\n{}",
+                    memory.title.as_deref().unwrap_or_default(),
+                    memory.body
+                )) =>
+        {
+            // (the keymap is the view's: the help names the key of this action)
+            state.message = Some(
+                "this memory holds private text: show it first (\"show/hide private text\" in the help), then edit"
+                    .into(),
+            );
+        }
         Some(memory) => {
             state.editor = Some(Editor::open(&memory));
             state.overlay = Some(Overlay::Editor);
