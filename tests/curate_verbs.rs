@@ -481,3 +481,31 @@ fn supersede_turns_the_pairs_link_into_superseded_by_on_the_old_memory() {
         assert_eq!(snapshot(&store), before, "held by {holder}: undo");
     }
 }
+
+/// A supersede in favour of the memory the other already supersedes is refused (both
+/// would end deprecated), and so is one of or by a soft-deleted memory, as a merge is;
+/// the store is left as it was.
+#[test]
+fn supersede_refuses_a_cycle_and_deleted_memories() {
+    let (_dir, store) = three();
+    let supersede = |keep: &str, old: &str| Change::Supersede {
+        keep: keep.into(),
+        old: old.into(),
+    };
+    apply_at(&store, &supersede("a", "b"), now()).unwrap();
+    let err = refused(&store, &supersede("b", "a"));
+    assert!(matches!(err, CurateError::SupersedeCycle { .. }), "{err}");
+    apply_at(
+        &store,
+        &Change::edit(["c"], Edit::Delete { reason: None }),
+        now(),
+    )
+    .unwrap();
+    for (keep, old) in [("a", "c"), ("c", "a")] {
+        let err = refused(&store, &supersede(keep, old));
+        assert!(
+            matches!(err, CurateError::SupersedeDeleted(ref id) if id == "c"),
+            "{err}"
+        );
+    }
+}

@@ -284,6 +284,17 @@ pub fn apply_at(store: &Store, change: &Change, now: Timestamp) -> CurateResult<
             }
             let kept = existing(&w, keep)?;
             let before = existing(&w, old)?;
+            for m in [&kept, &before] {
+                if m.deleted_at.is_some() {
+                    return Err(CurateError::SupersedeDeleted(m.id.clone()));
+                }
+            }
+            if crate::curate::edit::superseded_by(&kept) == Some(old.as_str()) {
+                return Err(CurateError::SupersedeCycle {
+                    keep: keep.clone(),
+                    old: old.clone(),
+                });
+            }
             let mut after = before.clone();
             Edit::Supersede { by: keep.clone() }.apply_to(&mut after, now)?;
             pending.save(&mut w, before, after)?;

@@ -16,6 +16,19 @@ pub enum CurateError {
     /// `supersede` was asked to supersede a memory by itself.
     #[error("`{0}` cannot supersede itself; name the memory kept and the one superseded")]
     SupersedeItself(String),
+    /// A supersede of (or by) a soft-deleted memory.
+    #[error("memory `{0}` is deleted; restore it before superseding")]
+    SupersedeDeleted(String),
+    /// A supersede in favour of a memory that the other already supersedes.
+    #[error(
+        "`{keep}` is itself superseded by `{old}`; restore `{keep}`'s status first (memlens set {keep} status=…) to turn the supersede around"
+    )]
+    SupersedeCycle {
+        /// The memory asked to be kept.
+        keep: String,
+        /// The memory asked to be superseded, which supersedes it.
+        old: String,
+    },
     /// `set` was given a field memlens does not know.
     #[error("unknown field `{0}`; fields that can be set: {FIELDS}, feel_*")]
     UnknownField(String),
@@ -139,6 +152,8 @@ impl CurateError {
             CurateError::UnknownId(_)
             | CurateError::IdTaken(_)
             | CurateError::MergeDeleted(_)
+            | CurateError::SupersedeDeleted(_)
+            | CurateError::SupersedeCycle { .. }
             | CurateError::NotLinked { .. }
             | CurateError::Conflict { .. }
             | CurateError::NothingToUndo(_)

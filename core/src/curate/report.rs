@@ -56,6 +56,11 @@ pub fn report(change: &Change, applied: &Applied, out: &mut dyn Write) -> Curate
                 writeln!(out, "kept {id}: {}", entry.changed_fields().join(", "))?
             }
             (Change::Merge { into, .. }, _) => writeln!(out, "merged {id} into {into}")?,
+            // the kept memory changes only when it gives up its own link to the old one
+            (Change::Supersede { keep, old }, _) if id == keep => writeln!(
+                out,
+                "kept {id}: its link to {old} is now {old}'s superseded_by link"
+            )?,
             (Change::Supersede { keep, .. }, _) => writeln!(
                 out,
                 "superseded {id} by {keep}: {}",
