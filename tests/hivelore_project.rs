@@ -568,3 +568,30 @@ fn a_deleted_memorys_file_put_back_by_hand_is_served_again() {
     assert_eq!(m.deleted_at, None, "{m:?}");
     assert_eq!(m.status, memlens::model::Status::Proposed);
 }
+
+/// A type hivelore loads no memory of is refused in place (the file would drop out of
+/// what its agents see), the file left as it was; a type hivelore knows is written.
+#[test]
+fn a_type_hivelore_does_not_load_is_refused_in_place() {
+    let Some(project) = TempProject::new("badtype") else {
+        return;
+    };
+    let store = open(&project);
+    let before = std::fs::read(project.file(D)).unwrap();
+    let set = |value: &str| {
+        let v = FieldValue::parse_assignment(&format!("type={value}")).unwrap();
+        apply(&store, &Change::edit([D], Edit::Set(vec![v])))
+    };
+    let err = set("weird").expect_err("refused").to_string();
+    assert!(
+        err.contains("hivelore loads no memory of type `weird`"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(project.file(D)).unwrap(), before);
+    assert_eq!(
+        store.read().unwrap().get(D).unwrap().unwrap().memory_type,
+        "decision"
+    );
+    set("gotcha").unwrap();
+    assert_eq!(load(&project.memories())[D].front["type"], "gotcha");
+}

@@ -51,6 +51,11 @@ enum ThroughError {
         "{0}: memlens cannot read this file as a memory ({1}); nothing was written — fix the file, then make the change again"
     )]
     Unreadable(String, String),
+    #[error(
+        "{0}: hivelore loads no memory of type `{1}` (its types: {types}); nothing was written",
+        types = crate::exchange::hivelore::HIVELORE_TYPES.join(", ")
+    )]
+    NotAHiveloreType(String, String),
     #[error(transparent)]
     Project(#[from] ProjectError),
     #[error(transparent)]
@@ -116,6 +121,19 @@ fn write_through(
             usage_diverged |= count != memory.read_count;
         }
         let old = read_checked(project, w, &relative)?;
+        // a type hivelore does not load would hide the memory from its agents: refused
+        // when memlens would write it (a file that has one already is the agent's)
+        let old_type = (old.as_deref())
+            .and_then(splice::frontmatter)
+            .and_then(|f| f.get("type").and_then(Value::as_str).map(str::to_string));
+        let known =
+            crate::exchange::hivelore::HIVELORE_TYPES.contains(&memory.memory_type.as_str());
+        if !known && old_type.as_deref() != Some(memory.memory_type.as_str()) {
+            return Err(ThroughError::NotAHiveloreType(
+                relative,
+                memory.memory_type.clone(),
+            ));
+        }
         let (plan, changed_links) = plan(w, &memory, relative, old, &touched_set)?;
         partners.extend(
             changed_links
