@@ -465,3 +465,46 @@ fn a_hivelore_export_keeps_the_read_counts_in_the_usage_file() {
     assert_eq!(kept["by_id"]["read-one"]["applied_count"], 4, "{kept}");
     assert!(tmp.path().join("plain/.cache/usage.json").is_file());
 }
+
+/// Every link of an exported memory is in `related_ids`, which is all hivelore reads of
+/// links; a kind goes in `relationships` beside it, and the import reads the pair as
+/// the one link it is.
+#[test]
+fn an_export_lists_every_link_in_related_ids_for_hivelore() {
+    let (tmp, store) = temp_store();
+    let text = [
+        r#"{"id":"old","body":"a","created_at":"2026-01-02T03:04:05.000Z","relationships":[{"target":"new","kind":"superseded_by"},{"target":"other","kind":"related"}]}"#,
+        r#"{"id":"new","body":"b","created_at":"2026-01-02T03:04:05.000Z"}"#,
+        r#"{"id":"other","body":"c","created_at":"2026-01-02T03:04:05.000Z"}"#,
+    ]
+    .join("\n");
+    import_jsonl(&store, "in.jsonl", &text).unwrap();
+    let out = tmp.path().join("md");
+    export_hivelore(&store.read().unwrap(), &out, false).unwrap();
+    let files = md_files(&out);
+    let (_, path) = files.iter().find(|(rel, _)| rel.contains("old")).unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
+    let yaml: serde_yaml_ng::Mapping = serde_yaml_ng::from_str(split_md(&text).0).unwrap();
+    let related: Vec<String> = yaml["related_ids"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(related, ["other", "new"], "{text}");
+    let (_t2, again) = temp_store();
+    import_paths(&again, &[&out], OnConflict::Fail).unwrap();
+    let mut links: Vec<(String, String)> = memories_by_id(&again)["old"]
+        .relationships
+        .iter()
+        .map(|r| (r.target.clone(), r.kind.clone()))
+        .collect();
+    links.sort();
+    assert_eq!(
+        links,
+        [
+            ("new".to_string(), "superseded_by".to_string()),
+            ("other".to_string(), "related".to_string())
+        ]
+    );
+}

@@ -264,9 +264,16 @@ pub fn parse_memory(
             Some(other) => vec![other],
             None => Vec::new(),
         };
+        // `related_ids` lists every linked memory; one `relationships` gives a kind is
+        // that link, not a second one
+        let typed: Vec<Value> = rels
+            .iter()
+            .filter_map(|r| r.get("target").cloned())
+            .collect();
         rels.extend(
             related
                 .into_iter()
+                .filter(|t| !typed.contains(t))
                 .map(|t| json!({"target": t, "kind": "related"})),
         );
         fields.insert("relationships".into(), Value::Array(rels));

@@ -69,6 +69,13 @@ pub fn frontmatter(memory: &Memory) -> Vec<(String, Value)> {
     out
 }
 
+/// True for a link `relationships` carries: one with a kind or strength, or any link
+/// to a memory such a link goes to.
+fn described(m: &Memory, rel: &Relationship) -> bool {
+    !is_plain_related(rel)
+        || (m.relationships.iter()).any(|r| r.target == rel.target && !is_plain_related(r))
+}
+
 /// True for a relationship `related_ids` can carry (kind `related`, no strength).
 pub(super) fn is_plain_related(rel: &Relationship) -> bool {
     rel.kind == "related" && rel.strength.is_none()
@@ -89,17 +96,26 @@ fn field_value(m: &Memory, key: &str) -> Option<Value> {
         "updated_at" => time(m.updated_at),
         "last_read_at" => time(m.last_read_at?),
         "read_count" => m.read_count.into(),
-        "related_ids" => m
-            .relationships
-            .iter()
-            .filter(|r| is_plain_related(r))
-            .map(|r| Value::from(r.target.clone()))
-            .collect::<Vec<_>>()
-            .into(),
+        // every linked memory, so hivelore (which reads no kinds) sees each link; the
+        // kind and strength of the others go in `relationships`
+        "related_ids" => {
+            let mut ids: Vec<&str> = Vec::new();
+            let plain_first = (m.relationships.iter().filter(|r| is_plain_related(r)))
+                .chain(m.relationships.iter().filter(|r| !is_plain_related(r)));
+            for r in plain_first {
+                if !ids.contains(&r.target.as_str()) {
+                    ids.push(&r.target);
+                }
+            }
+            ids.into_iter().map(Value::from).collect::<Vec<_>>().into()
+        }
+        // the links `related_ids` alone cannot say: those with a kind or strength, and
+        // every link to a memory one of those goes to (so that `related_ids` naming it
+        // reads as that listing, not as one more link)
         "relationships" => m
             .relationships
             .iter()
-            .filter(|r| !is_plain_related(r))
+            .filter(|r| described(m, r))
             .map(|r| match r.strength {
                 Some(s) => json!({"target": r.target, "kind": r.kind, "strength": s}),
                 None => json!({"target": r.target, "kind": r.kind}),
@@ -133,7 +149,7 @@ fn is_default(m: &Memory, key: &str) -> bool {
         "updated_at" => m.updated_at == m.created_at,
         "last_read_at" => m.last_read_at.is_none(),
         "read_count" => m.read_count == 0,
-        "related_ids" => !m.relationships.iter().any(is_plain_related),
+        "related_ids" => m.relationships.is_empty(),
         "relationships" => m.relationships.iter().all(is_plain_related),
         "weight" => m.weight == 0.5,
         "trust" => m.trust == 0.5,
