@@ -595,3 +595,57 @@ fn a_type_hivelore_does_not_load_is_refused_in_place() {
     set("gotcha").unwrap();
     assert_eq!(load(&project.memories())[D].front["type"], "gotcha");
 }
+
+/// A file hivelore's loader skips (no `id`, no `created_at`, a type not its own) is
+/// skipped in place too, said as a problem, where an import takes it.
+#[test]
+fn files_the_hivelore_loader_skips_are_skipped_in_place() {
+    let Some(project) = TempProject::new("skipped") else {
+        return;
+    };
+    let dir = project.memories();
+    let files = [
+        (
+            "no-created.md",
+            "---\nid: no-created\ntype: gotcha\n---\nbody\n",
+            "created_at: missing",
+        ),
+        (
+            "no-id.md",
+            "---\ntype: gotcha\ncreated_at: '2026-01-01T00:00:00.000Z'\n---\nbody\n",
+            "id: missing",
+        ),
+        (
+            "bad-type.md",
+            "---\nid: bad-type\ntype: nonsense\ncreated_at: '2026-01-01T00:00:00.000Z'\n---\nbody\n",
+            "type: `nonsense` is not one of hivelore's types",
+        ),
+        (
+            "fine.md",
+            "---\nid: fine\ntype: gotcha\ncreated_at: '2026-01-01T00:00:00.000Z'\n---\nbody\n",
+            "",
+        ),
+    ];
+    for (name, text, _) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let p = Project::locate(&project.root).unwrap();
+    let (store, synced) = p.open(&|_| {}).unwrap();
+    let reader = store.read().unwrap();
+    for (name, _, said) in files {
+        let id = name.trim_end_matches(".md");
+        if said.is_empty() {
+            assert!(reader.get(id).unwrap().is_some(), "{id}");
+            continue;
+        }
+        assert!(reader.get(id).unwrap().is_none(), "{id} was read");
+        assert!(
+            synced
+                .problems
+                .iter()
+                .any(|p| p.starts_with(name) && p.contains(said)),
+            "{name}: {:?}",
+            synced.problems
+        );
+    }
+}

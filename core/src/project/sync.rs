@@ -68,16 +68,33 @@ struct One {
     problems: Vec<String>,
 }
 
+/// What hivelore's loader skips a file for that an import takes (its schema requires
+/// an `id`, a `created_at` and one of its types): a project in place shows what
+/// hivelore's agents see.
 impl RecordSink for One {
     fn file(&mut self, _name: &str) {}
     fn memory(&mut self, _line: usize, memory: Memory) {
+        let types = crate::exchange::hivelore::HIVELORE_TYPES;
+        if !types.contains(&memory.memory_type.as_str()) {
+            self.problems.push(format!(
+                "type: `{}` is not one of hivelore's types ({}), so hivelore skips the file",
+                memory.memory_type,
+                types.join(", ")
+            ));
+        }
         self.memory = Some(memory);
     }
     fn problem(&mut self, line: usize, field: &str, reason: String) {
         self.problems
             .push(format!("line {line}: {field}: {reason}"));
     }
-    fn warning(&mut self, _line: usize, _field: &str, _reason: String) {}
+    fn warning(&mut self, _line: usize, field: &str, _reason: String) {
+        // an import fills these in; hivelore's loader skips the file
+        if matches!(field, "id" | "created_at") {
+            self.problems
+                .push(format!("{field}: missing, so hivelore skips the file"));
+        }
+    }
 }
 
 /// A memory file's name without `.md`: the id of a file that names none.
