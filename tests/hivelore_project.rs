@@ -648,4 +648,8 @@ fn files_the_hivelore_loader_skips_are_skipped_in_place() {
             synced.problems
         );
     }
+    // said again on the next open, though the files did not change
+    drop((reader, store));
+    let (_store, again) = p.open(&|_| {}).unwrap();
+    assert_eq!(again.problems.len(), 3, "{:?}", again.problems);
 }

@@ -186,6 +186,21 @@ pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, Proj
         _ => true,
     };
     let held = held_elsewhere(&known, &fresh, &gone);
+    // files left unread on an earlier open and unchanged since: said again, as
+    // hivelore's loader says them on every load
+    let read_now: HashSet<String> = fresh.iter().map(|f| f.relative.clone()).collect();
+    let mut still_unread = Vec::new();
+    for (relative, f) in &known {
+        if f.id.is_empty()
+            && relative != USAGE_KEY
+            && present.contains(relative)
+            && !read_now.contains(relative)
+        {
+            let bytes = std::fs::read(project.file(relative)).unwrap_or_default();
+            still_unread.push(format!("{relative}: {}", why_unread(relative, &bytes)));
+        }
+    }
+    still_unread.sort();
     let changes = Changes {
         fresh,
         touched,
@@ -195,6 +210,7 @@ pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, Proj
     };
     let mut synced = apply(store, project, &reader, changes)?;
     synced.files = on_disk.len();
+    synced.problems.extend(still_unread);
     Ok(synced)
 }
 
