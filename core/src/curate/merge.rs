@@ -46,6 +46,12 @@ pub fn merged_memory(kept: &Memory, merged: &[Memory]) -> Memory {
         }
         after.rating_sum = after.rating_sum.saturating_add(m.rating_sum);
         after.rating_count = after.rating_count.saturating_add(m.rating_count);
+        // what a re-import of the kept memory's source adds back to its own aggregate
+        let (sum, count) = after.curated.ratings_merged;
+        after.curated.ratings_merged = (
+            sum.saturating_add(m.rating_sum),
+            count.saturating_add(m.rating_count),
+        );
         after.read_count = after.read_count.saturating_add(m.read_count);
         after.last_read_at = after.last_read_at.max(m.last_read_at);
         after.created_at = after.created_at.min(m.created_at);
@@ -216,6 +222,11 @@ mod tests {
         assert_eq!(ended.body, "Use UTC.\n\nStore UTC, show local.\n");
         assert_eq!(after.tags, ["time", "ui"]);
         assert_eq!((after.rating_sum, after.rating_count), (11, 3));
+        assert_eq!(
+            after.curated.ratings_merged,
+            (7, 2),
+            "what b brought, for a re-import"
+        );
         assert_eq!(after.read_count, 3);
         assert_eq!(after.created_at, b.created_at);
         let rels: Vec<(&str, &str)> = after

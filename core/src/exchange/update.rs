@@ -52,6 +52,16 @@ pub fn update_from_source(stored: &Memory, incoming: &Memory) -> (Memory, Vec<St
         m.deleted_reason.clone_from(&stored.deleted_reason);
         kept.push("its deletion".into());
     }
+    // the aggregate the merged memories brought, on top of the source's
+    let (merged_sum, merged_count) = stored.curated.ratings_merged;
+    if merged_count > 0 {
+        m.rating_sum = m.rating_sum.saturating_add(merged_sum);
+        m.rating_count = m.rating_count.saturating_add(merged_count);
+        kept.push(format!(
+            "{} of merged memories",
+            plural(merged_count as usize, "rating")
+        ));
+    }
     if !stored.ratings.is_empty() {
         let sum: u32 = stored.ratings.iter().map(|r| u32::from(r.value)).sum();
         let own = stored.ratings.len() as u32;
@@ -145,6 +155,7 @@ mod tests {
             tags_removed: Vec::new(),
             links_added: vec!["b".into()],
             links_removed: Vec::new(),
+            ..Curated::default()
         };
         stored.feel[0] = Some(0.1);
         let mut incoming = Memory::new("a", "new text", Timestamp(5));
@@ -213,6 +224,19 @@ mod tests {
         );
         assert_eq!(kept, ["2 links", "1 link removed"]);
         assert_eq!(m.curated, stored.curated);
+    }
+
+    /// The rating aggregate merged memories brought is added to the source's again.
+    #[test]
+    fn ratings_a_merge_brought_stay_on_top_of_the_sources() {
+        let mut stored = Memory::new("a", "text", Timestamp(1));
+        (stored.rating_sum, stored.rating_count) = (13, 4); // 4/2 of the source, 9/2 merged
+        stored.curated.ratings_merged = (9, 2);
+        let mut incoming = Memory::new("a", "text", Timestamp(2));
+        (incoming.rating_sum, incoming.rating_count) = (5, 1); // the source's new aggregate
+        let (m, kept) = update_from_source(&stored, &incoming);
+        assert_eq!((m.rating_sum, m.rating_count), (14, 3));
+        assert_eq!(kept, ["2 ratings of merged memories"]);
     }
 
     #[test]

@@ -22,6 +22,9 @@ pub struct Curated {
     /// The memories this one held a link to that was removed in memlens, by id: a
     /// re-import leaves these links out.
     pub links_removed: Vec<String>,
+    /// The rating aggregate (sum, count) the memories merged into this one brought: a
+    /// re-import adds it to the source's aggregate.
+    pub ratings_merged: (u32, u32),
 }
 
 impl Curated {
@@ -33,6 +36,7 @@ impl Curated {
             && self.tags_removed.is_empty()
             && self.links_added.is_empty()
             && self.links_removed.is_empty()
+            && self.ratings_merged == (0, 0)
     }
 
     /// Records a change of the links a memory holds from `before` to `after` (target,

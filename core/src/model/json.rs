@@ -281,6 +281,13 @@ pub(crate) fn curated_json(c: &Curated) -> Value {
     if !c.links_removed.is_empty() {
         m.insert("links_removed".into(), c.links_removed.clone().into());
     }
+    if c.ratings_merged != (0, 0) {
+        let (sum, count) = c.ratings_merged;
+        m.insert(
+            "ratings_merged".into(),
+            serde_json::json!({"sum": sum, "count": count}),
+        );
+    }
     Value::Object(m)
 }
 
@@ -498,13 +505,33 @@ impl Reader {
                         .map(|k| self.string_list(&format!("curated.{name}"), k))
                         .unwrap_or_default()
                 };
+                let (tags_added, tags_removed) = (list("tags_added"), list("tags_removed"));
+                let (links_added, links_removed) = (list("links_added"), list("links_removed"));
+                let ratings_merged = match o.get("ratings_merged") {
+                    None | Some(Value::Null) => (0, 0),
+                    Some(Value::Object(r)) => {
+                        let mut part = |name: &str| match r.get(name) {
+                            None => 0,
+                            Some(v) => {
+                                let field = format!("curated.ratings_merged.{name}");
+                                self.count(&field, v).unwrap_or(0)
+                            }
+                        };
+                        (part("sum"), part("count"))
+                    }
+                    Some(other) => {
+                        self.wrong("curated.ratings_merged", "an object {sum, count}", other);
+                        (0, 0)
+                    }
+                };
                 Curated {
                     status,
                     text,
-                    tags_added: list("tags_added"),
-                    tags_removed: list("tags_removed"),
-                    links_added: list("links_added"),
-                    links_removed: list("links_removed"),
+                    tags_added,
+                    tags_removed,
+                    links_added,
+                    links_removed,
+                    ratings_merged,
                 }
             }
             _ => {

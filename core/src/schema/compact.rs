@@ -134,14 +134,23 @@ fn encode_with(m: &Memory, w: &mut Vec<u8>, tag: u8) {
         // versions only, so every byte an earlier one wrote reads the same), links
         // marked (4: their two lists follow the tags', written by later versions only)
         let links = !(m.curated.links_added.is_empty() && m.curated.links_removed.is_empty());
+        // the rating aggregate merges brought (8, two counts after the links')
+        let merged = m.curated.ratings_merged != (0, 0);
         w.push(
-            u8::from(m.curated.status) | (u8::from(m.curated.text) << 1) | (u8::from(links) << 2),
+            u8::from(m.curated.status)
+                | (u8::from(m.curated.text) << 1)
+                | (u8::from(links) << 2)
+                | (u8::from(merged) << 3),
         );
         put_list(w, &m.curated.tags_added);
         put_list(w, &m.curated.tags_removed);
         if links {
             put_list(w, &m.curated.links_added);
             put_list(w, &m.curated.links_removed);
+        }
+        if merged {
+            put_u32(w, m.curated.ratings_merged.0);
+            put_u32(w, m.curated.ratings_merged.1);
         }
     }
 }
@@ -277,7 +286,7 @@ fn decode_fields(bytes: &[u8]) -> Option<Memory> {
     }
     if r.at < bytes.len() {
         let marks = r.u8()?;
-        if marks > 7 {
+        if marks > 15 {
             return None;
         }
         m.curated = Curated {
@@ -291,6 +300,12 @@ fn decode_fields(bytes: &[u8]) -> Option<Memory> {
             m.curated.links_added = strings(&mut r)?;
             m.curated.links_removed = strings(&mut r)?;
             if m.curated.links_added.is_empty() && m.curated.links_removed.is_empty() {
+                return None; // never written so: damage
+            }
+        }
+        if marks & 8 != 0 {
+            m.curated.ratings_merged = (r.u32()?, r.u32()?);
+            if m.curated.ratings_merged == (0, 0) {
                 return None; // never written so: damage
             }
         }
@@ -332,6 +347,7 @@ mod tests {
                     // link marks, which only later versions write
                     m.curated.links_added = vec!["other".into()];
                     m.curated.links_removed = vec!["old".into(), "older".into()];
+                    m.curated.ratings_merged = (9, 2);
                 }
                 m.rating_count += 2;
                 m.ratings = vec![
