@@ -167,3 +167,54 @@ fn private_text_is_masked_until_revealed() {
         "nothing written"
     );
 }
+
+/// `.ai/memories` moved away and put back (a restore from a backup, a tool that
+/// replaces the directory): nothing is said while it is gone — its memories are not
+/// taken for deleted — everything is looked at once it is back, and a file written in
+/// the new directory is seen (the watches followed the old one before).
+#[test]
+#[cfg(target_os = "linux")]
+fn the_memory_directory_moved_away_and_back_is_watched_again() {
+    use memlens::project::notify::Notifier;
+    let Some(project) = TempProject::new("moved") else {
+        return;
+    };
+    let p = Project::locate(&project.root).unwrap();
+    // the open makes `.ai/.cache`, which the notifier watches too
+    let _opened = p.open(&|_| {}).unwrap();
+    let mut n = Notifier::new(&p).expect("inotify");
+    let memories = project.memories();
+    let aside = project.root.join("memories-aside");
+    std::fs::rename(&memories, &aside).unwrap();
+    let gone = n.wait(300);
+    assert!(gone.paths.is_empty() && !gone.everything, "{gone:?}");
+    // a copy put in its place, as `cp -r` of a backup does
+    let copy = std::process::Command::new("cp")
+        .args(["-r"])
+        .arg(&aside)
+        .arg(&memories)
+        .status()
+        .unwrap();
+    assert!(copy.success());
+    let mut back = n.wait(300);
+    for _ in 0..10 {
+        if back.everything {
+            break;
+        }
+        back = n.wait(300);
+    }
+    assert!(back.everything, "{back:?}");
+    std::fs::write(
+        memories.join("after.md"),
+        "---\nid: after\ntype: gotcha\ncreated_at: '2026-01-01T00:00:00.000Z'\n---\nx\n",
+    )
+    .unwrap();
+    let mut seen = n.wait(500);
+    for _ in 0..5 {
+        if seen.paths.iter().any(|p| p == "after.md") {
+            break;
+        }
+        seen = n.wait(500);
+    }
+    assert!(seen.paths.iter().any(|p| p == "after.md"), "{seen:?}");
+}

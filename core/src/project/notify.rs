@@ -26,6 +26,10 @@ pub struct Notifier {
     /// `.ai/.cache`.
     dirs: HashMap<i32, Option<String>>,
     memories: std::path::PathBuf,
+    /// `.ai/memories` itself was moved away or removed: its watches are dropped (one
+    /// left on a moved directory would follow it wherever it went) until a directory
+    /// is there again.
+    root_lost: bool,
 }
 
 const MASK: u32 = libc::IN_CLOSE_WRITE
@@ -33,7 +37,9 @@ const MASK: u32 = libc::IN_CLOSE_WRITE
     | libc::IN_MOVED_TO
     | libc::IN_MOVED_FROM
     | libc::IN_DELETE
-    | libc::IN_CREATE;
+    | libc::IN_CREATE
+    | libc::IN_MOVE_SELF
+    | libc::IN_DELETE_SELF;
 
 impl Drop for Notifier {
     fn drop(&mut self) {
@@ -55,6 +61,7 @@ impl Notifier {
             fd,
             dirs: HashMap::new(),
             memories: project.memories.clone(),
+            root_lost: false,
         };
         n.add_tree("")?;
         let cache = project.cache_dir();
@@ -93,9 +100,36 @@ impl Notifier {
         Some(())
     }
 
-    /// Waits up to `timeout_ms` for changes; an empty [`Noticed`] when none came.
+    /// Drops the watches of `.ai/memories` and the directories below it.
+    fn drop_tree(&mut self) {
+        let tree: Vec<i32> = (self.dirs.iter())
+            .filter(|(_, dir)| dir.is_some())
+            .map(|(wd, _)| *wd)
+            .collect();
+        for wd in tree {
+            // SAFETY: our descriptor and a watch of it (one already gone is refused)
+            unsafe { libc::inotify_rm_watch(self.fd, wd) };
+            self.dirs.remove(&wd);
+        }
+    }
+
+    /// Waits up to `timeout_ms` for changes; an empty [`Noticed`] when none came. While
+    /// `.ai/memories` is gone (moved away, removed whole: a branch switch, a restore
+    /// from a backup), nothing is said — its memories are not taken for deleted — and
+    /// once a directory is there again everything is looked at.
     pub fn wait(&mut self, timeout_ms: i32) -> Noticed {
         let mut noticed = Noticed::default();
+        if self.root_lost {
+            if self.memories.is_dir() && self.add_tree("").is_some() {
+                self.root_lost = false;
+                noticed.everything = true;
+                return noticed;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(
+                timeout_ms.clamp(0, 200) as u64
+            ));
+            return noticed;
+        }
         let mut poll = libc::pollfd {
             fd: self.fd,
             events: libc::POLLIN,
@@ -127,6 +161,15 @@ impl Notifier {
                 if event.mask & libc::IN_Q_OVERFLOW != 0 {
                     noticed.everything = true;
                     continue;
+                }
+                let self_gone = event.mask
+                    & (libc::IN_MOVE_SELF | libc::IN_DELETE_SELF | libc::IN_IGNORED)
+                    != 0;
+                if self_gone && self.dirs.get(&event.wd) == Some(&Some(String::new())) {
+                    self.drop_tree();
+                    self.root_lost = true;
+                    // what the burst said of its files is moot: all is looked at again
+                    return Noticed::default();
                 }
                 match self.dirs.get(&event.wd).cloned() {
                     Some(None) => noticed.usage |= name == super::usage::USAGE_FILE,
