@@ -55,6 +55,7 @@ fn set_changes_every_settable_field_and_moves_updated_at_of_that_memory_only() {
             "tags= x, y,x,,z",
             "weight=0.9",
             "trust=0.1",
+            "trust_level=Restricted",
             "confidence=0.33",
             "feel_humor=0.7",
             "feel_valence=-0.5",
@@ -73,6 +74,7 @@ fn set_changes_every_settable_field_and_moves_updated_at_of_that_memory_only() {
     assert_eq!(m.status, Status::Proposed);
     assert_eq!(m.tags, ["x", "y", "z"]);
     assert_eq!((m.weight, m.trust, m.confidence), (0.9, 0.1, Some(0.33)));
+    assert_eq!(m.trust_level, Some(memlens::model::TrustLevel::Restricted));
     assert_eq!(m.feel[feel_index("humor").unwrap()], Some(0.7));
     assert_eq!(m.feel[feel_index("valence").unwrap()], Some(-0.5));
     assert_eq!(m.rem_visits, Some(4));
@@ -508,4 +510,22 @@ fn supersede_refuses_a_cycle_and_deleted_memories() {
             "{err}"
         );
     }
+}
+
+/// The confidentiality level is set by name or number, unset by an empty value, and a
+/// level that is not one is refused naming the levels.
+#[test]
+fn set_takes_the_confidentiality_level_by_name_or_number() {
+    use memlens::model::TrustLevel;
+    let (_dir, store) = three();
+    set(&store, "a", &["trust_level=2"]).unwrap();
+    assert_eq!(get(&store, "a").trust_level, Some(TrustLevel::Internal));
+    set(&store, "a", &["trust_score=secret"]).unwrap();
+    assert_eq!(get(&store, "a").trust_level, Some(TrustLevel::Secret));
+    set(&store, "a", &["trust_level="]).unwrap();
+    assert_eq!(get(&store, "a").trust_level, None);
+    let values = vec![FieldValue::parse_assignment("trust_level=7")];
+    let err = values.into_iter().next().unwrap().expect_err("not a level");
+    assert!(err.to_string().contains("public, internal"), "{err}");
+    assert!(err.is_usage());
 }

@@ -15,7 +15,7 @@ use std::io::Write;
 #[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
 pub enum CurateCommand {
     /// Set fields of a memory: title, body, type, scope, module, status, tags
-    /// (comma-separated), weight, trust, confidence, feel_*, functional_*, rem_visits. An
+    /// (comma-separated), weight, trust, trust_level (1–5 or public … secret), confidence, feel_*, functional_*, rem_visits. An
     /// empty value removes an optional field.
     Set {
         /// The memory.

@@ -120,8 +120,7 @@ pub enum CurateError {
 }
 
 /// The fields `memlens set` accepts, for messages.
-pub const FIELDS: &str =
-    "title, body, type, scope, module, status, tags, weight, trust, confidence, rem_visits";
+pub const FIELDS: &str = "title, body, type, scope, module, status, tags, weight, trust, trust_level, confidence, rem_visits";
 
 fn list(errors: &[FieldError]) -> String {
     errors

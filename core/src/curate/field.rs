@@ -27,6 +27,9 @@ pub enum FieldValue {
     Weight(f64),
     /// Trust 0–1.
     Trust(f64),
+    /// The confidentiality level (remember-core's `trust_score`, 1 public … 5 secret);
+    /// `None` removes it.
+    TrustLevel(Option<crate::model::TrustLevel>),
     /// Confidence 0–1; `None` removes it.
     Confidence(Option<f64>),
     /// One `feel_*` score by its index in `FEEL_DIMS`; `None` unscores it.
@@ -125,6 +128,10 @@ impl FieldValue {
             "tags" => FieldValue::Tags(value.split(',').map(|t| t.trim().to_string()).collect()),
             "weight" => FieldValue::Weight(number(field, value, 0.0, 1.0)?),
             "trust" => FieldValue::Trust(number(field, value, 0.0, 1.0)?),
+            "trust_level" | "trust_score" => FieldValue::TrustLevel(match value.trim() {
+                "" => None,
+                level => Some(level.parse().map_err(|e| refused(field, value, e))?),
+            }),
             "confidence" => FieldValue::Confidence(optional_number(field, value, 0.0, 1.0)?),
             "rem_visits" => FieldValue::RemVisits(if value.trim().is_empty() {
                 None
@@ -166,6 +173,7 @@ impl FieldValue {
             FieldValue::Tags(_) => "tags",
             FieldValue::Weight(_) => "weight",
             FieldValue::Trust(_) => "trust",
+            FieldValue::TrustLevel(_) => "trust_level",
             FieldValue::Confidence(_) => "confidence",
             FieldValue::Feel(i, _) => FEEL_DIMS.get(*i).map_or("feel_", |d| d.field),
             FieldValue::RemVisits(_) => "rem_visits",
@@ -184,6 +192,7 @@ impl FieldValue {
             FieldValue::Tags(t) => memory.tags = t.clone(),
             FieldValue::Weight(w) => memory.weight = *w,
             FieldValue::Trust(t) => memory.trust = *t,
+            FieldValue::TrustLevel(l) => memory.trust_level = *l,
             FieldValue::Confidence(c) => memory.confidence = *c,
             FieldValue::Feel(i, v) => {
                 if let Some(slot) = memory.feel.get_mut(*i) {
