@@ -388,8 +388,9 @@ pub(super) fn search_by_filters(
     // each item of a list is one value, a comma in it and all (the command line's
     // `tag=a,b` is two); an empty list filters nothing
     let mut filters = Filters {
-        types: items(f.types.as_deref()),
-        exclude_types: items(f.exclude_types.as_deref()),
+        // memory types are lowercase, as on the command line
+        types: crate::search::lowercase(items(f.types.as_deref())),
+        exclude_types: crate::search::lowercase(items(f.exclude_types.as_deref())),
         tags: items(f.tags.as_deref()),
         ..Filters::default()
     };

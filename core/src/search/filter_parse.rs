@@ -85,8 +85,9 @@ impl Filters {
             reason,
         };
         match key {
-            "type" => self.types = list(value).map_err(bad)?,
-            "exclude_type" => self.exclude_types = list(value).map_err(bad)?,
+            // types are lowercase: `type=Decision` means decision
+            "type" => self.types = lowercase(list(value).map_err(bad)?),
+            "exclude_type" => self.exclude_types = lowercase(list(value).map_err(bad)?),
             "scope" => self.scopes = parsed_list(value).map_err(bad)?,
             "module" => self.modules = list(value).map_err(bad)?,
             "status" => self.statuses = parsed_list(value).map_err(bad)?,
@@ -137,6 +138,11 @@ impl Filters {
         }
         Ok(())
     }
+}
+
+/// The items lowercased (memory types are lowercase).
+pub(crate) fn lowercase(items: Vec<String>) -> Vec<String> {
+    items.into_iter().map(|t| t.to_lowercase()).collect()
 }
 
 fn list(value: &str) -> Result<Vec<String>, String> {
@@ -279,12 +285,14 @@ mod tests {
     #[test]
     fn keys_fill_the_matching_filter() {
         let mut f = Filters::default();
-        f.apply_arg("type=decision, gotcha").unwrap();
+        f.apply_arg("type=Decision, gotcha").unwrap();
+        f.apply_arg("exclude_type=Session_Recap").unwrap();
         f.apply_arg("status=validated").unwrap();
         f.apply_arg("feel_humor=0.5..").unwrap();
         f.apply_arg("total_significance=..1.5").unwrap();
         f.apply_arg("created_at=2026-01-01..2026-06-30").unwrap();
-        assert_eq!(f.types, ["decision", "gotcha"]);
+        assert_eq!(f.types, ["decision", "gotcha"], "types are lowercase");
+        assert_eq!(f.exclude_types, ["session_recap"]);
         assert_eq!(f.statuses, [Status::Validated]);
         assert_eq!(
             f.feel[input_dim_index("feel_humor").unwrap()].min,

@@ -68,6 +68,7 @@ mod stored_text;
 
 pub use filter::SESSION_RECAP;
 pub use filter_parse::FilterError;
+pub(crate) use filter_parse::lowercase;
 pub use histogram::{Histogram, bin_of, nominal_range};
 pub use kept::KeptCorpus;
 pub use listing::Listing;
