@@ -35,7 +35,10 @@ const CLOSE: &str = "</private>";
 
 /// What a masked block is shown as.
 pub fn placeholder(chars: usize) -> String {
-    format!("[private: {chars} characters hidden]")
+    format!(
+        "[private: {} hidden]",
+        crate::words::plural(chars, "character")
+    )
 }
 
 /// The memory as it is shown now: its body masked unless revealed.
@@ -118,7 +121,7 @@ mod tests {
         let text = "keep <private>token=abc\nmore</private> end <private>x</private>";
         assert_eq!(
             mask(text),
-            "keep [private: 14 characters hidden] end [private: 1 characters hidden]"
+            "keep [private: 14 characters hidden] end [private: 1 character hidden]"
         );
         assert_eq!(searchable(text), "keep   end  ");
         assert_eq!(mask("no <private> close"), "no <private> close");
