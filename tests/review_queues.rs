@@ -195,6 +195,15 @@ fn stale_by_status_time_expiry_and_missing_anchors() {
     let mut got = ids(&store, &without_project, Queue::Stale);
     got.sort();
     assert_eq!(got, ["expired", "status", "unread"]);
+    {
+        let reader = store.read().expect("read");
+        let review = Review::of(&reader, &without_project, &[Queue::Stale]).expect("review");
+        let entry = (review.entries(Queue::Stale).iter())
+            .find(|e| e.id == "unread")
+            .expect("listed");
+        // its last read is the last look at it
+        assert_eq!(entry.reason, "neither read nor changed since 2025-11-01");
+    }
     let with_project = ReviewOptions {
         now: now(),
         root: Some(project.path().to_path_buf()),

@@ -78,7 +78,7 @@ impl AnchorCheck {
     }
 }
 
-/// `stale`: status stale, or unread and unchanged for [`STALE_AFTER_DAYS`]
+/// `stale`: status stale, or neither read nor changed for [`STALE_AFTER_DAYS`]
 /// ([`last_attended`]), or `expires_when` passed, or an anchor gone from the project. Memories
 /// already deprecated or rejected are done with and not listed.
 pub fn is_stale(m: &Memory, options: &ReviewOptions, anchors: &mut AnchorCheck) -> Option<String> {
@@ -96,7 +96,7 @@ pub fn is_stale(m: &Memory, options: &ReviewOptions, anchors: &mut AnchorCheck) 
     let last = last_attended(m);
     if last.days_until(options.now) >= STALE_AFTER_DAYS {
         let day: String = last.to_string().chars().take(10).collect();
-        return Some(format!("unread and unchanged since {day}"));
+        return Some(format!("neither read nor changed since {day}"));
     }
     if let Some(root) = &options.root
         && let Some(path) = anchors.missing(root, m)
