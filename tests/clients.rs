@@ -375,16 +375,19 @@ fn a_file_that_is_not_openmemorys_zip_is_refused_saying_why() {
     assert!(memories_by_id(&store).is_empty());
 }
 
+/// `memlens --db DB ARGS` in `home`, which must succeed: its output.
+fn run_ok(home: &Path, db: &Path, args: &[&str]) -> String {
+    let db = db.to_str().unwrap();
+    let out = memlens(home, &[&["--db", db], args].concat(), &[]);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
 #[test]
 fn a_re_import_with_update_takes_the_sources_changes_and_keeps_the_persons_work() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("store.redb");
-    let db = db.to_str().unwrap();
-    let run = |args: &[&str]| {
-        let out = memlens(dir.path(), &[&["--db", db], args].concat(), &[]);
-        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-        stdout(&out)
-    };
+    let run = |args: &[&str]| run_ok(dir.path(), &db, args);
     let source = dir.path().join("remember.jsonl");
     let original = std::fs::read_to_string(reference("remember_core.jsonl")).unwrap();
     std::fs::write(&source, &original).unwrap();
@@ -587,12 +590,7 @@ fn hivelore_files_with_an_empty_or_blank_body_are_memories() {
 fn a_re_import_with_update_drops_the_links_the_source_dropped_and_keeps_the_persons() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("store.redb");
-    let db = db.to_str().unwrap();
-    let run = |args: &[&str]| {
-        let out = memlens(dir.path(), &[&["--db", db], args].concat(), &[]);
-        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-        stdout(&out)
-    };
+    let run = |args: &[&str]| run_ok(dir.path(), &db, args);
     let source = dir.path().join("graph.jsonl");
     let write = |r1_links: &str| {
         let mut text = format!(

@@ -907,32 +907,23 @@ fn a_tab_sorted_by_a_field_shows_its_value_on_each_row() {
     let f = fixture();
     let mut b = session(&f, (120, 40));
     b.dispatch(Action::ShowDensity);
-    let screen = tui_common::screen(&b);
     let hit = b.state.results.hits[0].clone();
     let title = hit.memory.shown_headline().to_string();
-    let row = screen
-        .lines()
-        .find(|l| l.contains(title.get(..20).unwrap_or(&title)))
-        .unwrap_or_else(|| panic!("{screen}"));
-    let list_part: &str = row.split('│').next().unwrap_or(row);
-    let list_part = list_part.split('┃').nth(1).unwrap_or(list_part);
-    assert!(
-        list_part
-            .trim_end()
-            .ends_with(&hit.relationship_count.to_string()),
-        "{row}"
-    );
+    // the list pane's text of the hit's row, between its borders
+    let list_row = |b: &memlens::tui::headless::Headless| -> String {
+        let screen = tui_common::screen(b);
+        let row = screen
+            .lines()
+            .find(|l| l.contains(title.get(..20).unwrap_or(&title)))
+            .unwrap_or_else(|| panic!("{screen}"));
+        row.split('┃').nth(1).unwrap_or(row).trim_end().to_string()
+    };
+    let row = list_row(&b);
+    assert!(row.ends_with(&hit.relationship_count.to_string()), "{row}");
     b.dispatch(Action::ShowTime);
-    let screen = tui_common::screen(&b);
-    let row = screen
-        .lines()
-        .find(|l| l.contains(title.get(..20).unwrap_or(&title)))
-        .unwrap_or_else(|| panic!("{screen}"));
-    let list_part = row.split('┃').nth(1).unwrap_or(row);
+    let row = list_row(&b);
     assert!(
-        !list_part
-            .trim_end()
-            .ends_with(&format!(" {}", hit.relationship_count)),
+        !row.ends_with(&format!(" {}", hit.relationship_count)),
         "{row}"
     );
 }

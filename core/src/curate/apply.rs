@@ -289,7 +289,7 @@ pub fn apply_at(store: &Store, change: &Change, now: Timestamp) -> CurateResult<
                     return Err(CurateError::SupersedeDeleted(m.id.clone()));
                 }
             }
-            if crate::curate::edit::superseded_by(&kept) == Some(old.as_str()) {
+            if crate::curate::edit::is_superseded_by(&kept, old) {
                 return Err(CurateError::SupersedeCycle {
                     keep: keep.clone(),
                     old: old.clone(),

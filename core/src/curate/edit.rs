@@ -91,17 +91,6 @@ pub const SUPERSEDED_BY: &str = "superseded_by";
 /// How the `stale_reason` a supersede writes begins; the kept memory's id follows.
 const SUPERSEDED_PREFIX: &str = "superseded by ";
 
-/// The memory `m` was superseded by, when it is deprecated by a supersede.
-pub fn superseded_by(m: &Memory) -> Option<&str> {
-    if m.status != Status::Deprecated {
-        return None;
-    }
-    m.extra
-        .get(STALE_REASON)
-        .and_then(Value::as_str)
-        .and_then(|r| r.strip_prefix(SUPERSEDED_PREFIX))
-}
-
 /// True when `old` was superseded by the memory `keep`: deprecated, with the reason
 /// [`Edit::Supersede`] writes or a `superseded_by` link to it (a supersede adds no link
 /// when one to it is there already, a `duplicates` one say).

@@ -39,6 +39,8 @@ fn held_links(m: &Memory) -> Vec<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::curate::edit::{Edit, VALIDATED_BY};
+    use crate::model::{Status, Timestamp};
 
     /// Linking marks the link added, unlinking a link the source gave marks it removed,
     /// and undoing either drops the mark; a kind changed counts as a link made.
@@ -67,8 +69,6 @@ mod tests {
         assert_eq!(rekinded.curated.links_added, ["src"]);
         assert!(rekinded.curated.links_removed.is_empty());
     }
-    use crate::curate::edit::{Edit, VALIDATED_BY};
-    use crate::model::{Status, Timestamp};
 
     fn edited(m: &Memory, edit: Edit) -> Memory {
         let mut after = m.clone();

@@ -306,6 +306,21 @@ mod tests {
     use super::*;
     use crate::exchange::Collected;
 
+    /// What reading `text` as a `memory.jsonl` gives.
+    fn read_file_text(text: &str) -> Collected {
+        let mut sink = Collected::default();
+        sink.file("memory.jsonl");
+        read(
+            text.as_bytes(),
+            Path::new("memory.jsonl"),
+            "memory.jsonl",
+            &mut sink,
+            Timestamp(0),
+        )
+        .unwrap();
+        sink
+    }
+
     /// Observations the body says back (split at its newlines) are not kept twice;
     /// those it cannot (a newline inside one, a lone empty one) are kept as the list.
     #[test]
@@ -321,16 +336,7 @@ mod tests {
         for (list, kept) in cases {
             let text =
                 format!(r#"{{"type":"entity","name":"E","entityType":"t","observations":{list}}}"#);
-            let mut sink = Collected::default();
-            sink.file("memory.jsonl");
-            read(
-                text.as_bytes(),
-                Path::new("memory.jsonl"),
-                "memory.jsonl",
-                &mut sink,
-                Timestamp(0),
-            )
-            .unwrap();
+            let sink = read_file_text(&text);
             let m = &sink.memories[0].2;
             assert_eq!(m.extra.get("observations").cloned(), kept, "{list}");
         }
@@ -348,16 +354,7 @@ mod tests {
             r#"{"type":"relation","from":"Ghost","to":"Ada","relationType":"knows"}"#,
             "\n",
         );
-        let mut sink = Collected::default();
-        sink.file("memory.jsonl");
-        read(
-            text.as_bytes(),
-            Path::new("memory.jsonl"),
-            "memory.jsonl",
-            &mut sink,
-            Timestamp(0),
-        )
-        .unwrap();
+        let sink = read_file_text(text);
         assert_eq!(sink.memories.len(), 2);
         let ada = &sink.memories[0].2;
         assert_eq!(sink.memories[0].1, 2);

@@ -537,7 +537,7 @@ impl Reader {
             _ => {
                 self.wrong(
                     field,
-                    "an object {status, text, tags_added, tags_removed, links_added, links_removed}",
+                    "an object {status, text, tags_added, tags_removed, links_added, links_removed, ratings_merged}",
                     v,
                 );
                 Curated::default()

@@ -167,12 +167,8 @@ pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, Proj
         .collect();
     // a file left unread because another held its id may hold it now that a file went
     if gone.iter().any(|(_, id)| !id.is_empty()) {
-        let read: HashSet<String> = fresh.iter().map(|f| f.relative.clone()).collect();
-        let unread = known.iter().filter(|(p, f)| {
-            f.id.is_empty() && p.as_str() != USAGE_KEY && present.contains(p) && !read.contains(*p)
-        });
         let mut again = Vec::new();
-        for (relative, _) in unread {
+        for relative in unread_files(&known, &present, &fresh) {
             if let Some(stat) = files::stat(&project.file(relative))? {
                 again.push(Fresh::read(project, relative, stat)?);
             }
@@ -188,16 +184,11 @@ pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, Proj
     let held = held_elsewhere(&known, &fresh, &gone);
     // files left unread on an earlier open and unchanged since: said again, as
     // hivelore's loader says them on every load
-    let read_now: HashSet<String> = fresh.iter().map(|f| f.relative.clone()).collect();
     let mut still_unread = Vec::new();
-    for (relative, f) in &known {
-        if f.id.is_empty()
-            && relative != USAGE_KEY
-            && present.contains(relative)
-            && !read_now.contains(relative)
-        {
-            let bytes = std::fs::read(project.file(relative)).unwrap_or_default();
-            still_unread.push(format!("{relative}: {}", why_unread(relative, &bytes)));
+    for relative in unread_files(&known, &present, &fresh) {
+        if let Some(stat) = files::stat(&project.file(relative))? {
+            let file = Fresh::read(project, relative, stat)?;
+            still_unread.push(format!("{relative}: {}", why_unread(relative, &file.bytes)));
         }
     }
     still_unread.sort();
@@ -212,6 +203,25 @@ pub fn bring_up_to_date(store: &Store, project: &Project) -> Result<Synced, Proj
     synced.files = on_disk.len();
     synced.problems.extend(still_unread);
     Ok(synced)
+}
+
+/// The files of `known` that are `present` and were not read as memories (not one, or
+/// a duplicate of another's id), and are not among `fresh`, read now.
+fn unread_files<'k>(
+    known: &'k HashMap<String, Fingerprint>,
+    present: &HashSet<&String>,
+    fresh: &[Fresh],
+) -> Vec<&'k String> {
+    let read: HashSet<&str> = fresh.iter().map(|f| f.relative.as_str()).collect();
+    (known.iter())
+        .filter(|(p, f)| {
+            f.id.is_empty()
+                && p.as_str() != USAGE_KEY
+                && present.contains(p)
+                && !read.contains(p.as_str())
+        })
+        .map(|(p, _)| p)
+        .collect()
 }
 
 /// The ids the files that are there and not read again hold, with their paths: a file

@@ -35,16 +35,14 @@ pub(super) fn close(state: &mut State, action: Action) -> Option<Action> {
 
 /// Opens the editor on the memory under the cursor.
 pub(super) fn open_editor(state: &mut State) {
+    use crate::project::private::has_private;
     begin(state);
     match cursor_memory(state) {
         // the editor shows the text as it is: private parts only once revealed
         Some(memory)
             if !state.reveal_private
-                && crate::project::private::has_private(&format!(
-                    "{}\n{}",
-                    memory.title.as_deref().unwrap_or_default(),
-                    memory.body
-                )) =>
+                && (memory.title.as_deref().is_some_and(has_private)
+                    || has_private(&memory.body)) =>
         {
             // (the keymap is the view's: the help names the key of this action)
             state.message = Some(
